@@ -1,0 +1,42 @@
+/**
+ * The job-runner port. Two implementations (inline: Piscina in the api process; bullmq:
+ * Redis queues consumed by worker processes) share this contract and one contract test suite.
+ */
+import type { SerializedAppError } from '../errors.ts';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface JobRecord {
+  id: string;
+  op: string;
+  status: JobStatus;
+  progress: number | Record<string, unknown>;
+  result?: unknown;
+  error?: SerializedAppError;
+  created_at: string;
+  started_at?: string;
+  finished_at?: string;
+}
+
+export interface SubmitOptions {
+  /** Long jobs use their own queue and the long timeout. */
+  mode?: 'quick' | 'long';
+  /** Per-job timeout override in ms. */
+  timeoutMs?: number;
+}
+
+export interface JobRunner {
+  readonly kind: 'inline' | 'bullmq';
+  /** Queue a task by name with its (already validated) arguments. */
+  submit(op: string, task: string, args: unknown, opts?: SubmitOptions): Promise<JobRecord>;
+  /** Wait for a job to finish; resolves with the final record, or the current one on timeout. */
+  wait(id: string, timeoutMs: number): Promise<JobRecord>;
+  get(id: string): Promise<JobRecord | undefined>;
+  /** Cancel a queued or running job; returns the record after the attempt. */
+  cancel(id: string): Promise<JobRecord | undefined>;
+  /** Submit and wait; throws AppError for a failed job, 504 naming the job on timeout. */
+  run(op: string, task: string, args: unknown, opts?: SubmitOptions & { waitMs?: number }): Promise<unknown>;
+  /** Jobs waiting per queue (for the queue-depth gauge). */
+  depth(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
