@@ -3,7 +3,7 @@
  * a molecule lives in C++ memory and is only reachable through `withMol`, which deletes it
  * in `finally` whatever the callback does.
  */
-import initRDKitModule from '@rdkit/rdkit';
+import rdkitPackage from '@rdkit/rdkit';
 import type { MainModule, Mol } from '@rdkit/rdkit';
 import { AppError, invalidStructure } from '../errors.ts';
 
@@ -13,7 +13,10 @@ export type { Mol };
 let loading: Promise<RDKit> | undefined;
 
 export function loadRDKit(): Promise<RDKit> {
-  loading ??= (initRDKitModule() as Promise<RDKit>).then((rdkit) => {
+  // The package is CommonJS whose typings declare an ES default export; at run time the
+  // imported value is the factory itself.
+  const factory = rdkitPackage as unknown as () => Promise<RDKit>;
+  loading ??= factory().then((rdkit) => {
     rdkit.disable_logging();
     return rdkit;
   });
