@@ -1,0 +1,72 @@
+/**
+ * Every environment variable the service reads, parsed and validated once at start-up.
+ * A bad value stops the process with a message naming the variable.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const intVar = (dflt: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min))
+    .optional()
+    .transform((v) => v ?? dflt);
+
+const boolVar = (dflt: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => (v === undefined ? dflt : ['true', '1', 'yes'].includes(v)));
+
+const urlVar = z.string().trim().url('must be a URL').optional();
+
+const schema = z.object({
+  PORT: intVar(8000, 0),
+  HOST: z.string().default('0.0.0.0'),
+  /** Selects the bullmq job runner when set; otherwise jobs run inline in the api process. */
+  REDIS_URL: urlVar,
+  /** Selects the MongoDB store when set; otherwise the embedded store under DATA_DIR. */
+  MONGO_URL: urlVar,
+  DATA_DIR: z.string().default('./data').transform((p) => resolve(p)),
+  /** Chemistry worker threads per process (the Piscina pool size). */
+  WORKERS: intVar(Math.max(1, availableParallelism() - (process.env.REDIS_URL ? 0 : 1)), 1),
+  HOMEPAGE_URL: z.string().default('/docs'),
+  RELEASE_VERSION: z.string().default('0.1.0'),
+  /** How long a quick operation's HTTP call waits for its job before answering 504. */
+  JOB_TIMEOUT_MS: intVar(30_000, 100),
+  /** Hard limit for one task on a worker thread (quick operations). */
+  TASK_TIMEOUT_MS: intVar(60_000, 100),
+  /** Hard limit for long operations (structure generation, PDFs, classification). */
+  LONG_TASK_TIMEOUT_MS: intVar(600_000, 1000),
+  /** Seconds a finished job and its result stay available to GET /jobs/{id}. */
+  JOB_RESULT_TTL: intVar(3600, 1),
+  /** Bytes accepted in a JSON or text request body. */
+  BODY_LIMIT: intVar(1_048_576, 1024),
+  /** Bytes accepted in one uploaded file. */
+  UPLOAD_LIMIT: intVar(20 * 1_048_576, 1024),
+  /** Port of the worker process's own /health and /metrics server (0 = any free port). */
+  WORKER_METRICS_PORT: intVar(9100, 0),
+  /** Shutdown grace period in ms: in-flight work gets this long before it is handed back. */
+  SHUTDOWN_GRACE_MS: intVar(10_000, 0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Import the LOTUS demo set into an empty embedded store at first start. */
+  SEED_DEMO: boolVar(true),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(clean[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
