@@ -1,0 +1,109 @@
+/**
+ * Catalog routes under /api (Lomkit-style): detail, search, mutate, actions, delete per resource,
+ * plus /api/auth/login and /api/auth/logout. Encapsulated: its auth hook and error handler apply
+ * to these routes only. Check order: 401 → 404/405 → 422 → 403.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../shared/errors.ts';
+import { authenticate, login, revokeToken } from '../../shared/catalog/auth.ts';
+import type { DeriveInput, DerivedMolecule } from '../../shared/catalog/derived.ts';
+import { mutate } from '../../shared/catalog/mutate.ts';
+import { destroy, detail, runAction } from '../../shared/catalog/operations.ts';
+import { can } from '../../shared/catalog/policy.ts';
+import { RESOURCES, ROUTED } from '../../shared/catalog/resources.ts';
+import { search } from '../../shared/catalog/search.ts';
+import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import { Errors, HttpError, ValidationError, type CatalogUser } from '../../shared/catalog/types.ts';
+import { validateSearch } from '../../shared/catalog/validate-search.ts';
+
+export interface CatalogPluginOptions {
+  store: CatalogStore;
+  derive: (i: DeriveInput) => Promise<DerivedMolecule>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    catalogUser?: CatalogUser;
+  }
+  interface FastifyContextConfig {
+    catalogPublic?: boolean;
+  }
+}
+
+const ALL = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export default async function catalogPlugin(app: FastifyInstance, opts: CatalogPluginOptions) {
+  const { store, derive } = opts;
+
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.routeOptions.config?.catalogPublic) return;
+    const user = await authenticate(store, req.headers.authorization);
+    if (!user) return reply.code(401).send({ message: 'Unauthenticated.' });
+    req.catalogUser = user;
+  });
+
+  app.setErrorHandler((err: unknown, req, reply) => {
+    if (err instanceof ValidationError) return reply.code(422).send(err.body);
+    if (err instanceof HttpError) return reply.code(err.status).send({ message: err.message });
+    const ae = AppError.from(err);
+    if (ae && ae.status < 500) {
+      const msg = typeof ae.detail === 'string' ? ae.detail : JSON.stringify(ae.detail);
+      return reply.code(ae.status).send(ae.status === 422 ? { message: msg, errors: { structure: [msg] } } : { message: msg });
+    }
+    const fe = err as { statusCode?: number; message?: string };
+    if (fe.statusCode && fe.statusCode < 500) return reply.code(fe.statusCode).send({ message: fe.message });
+    req.log.error({ err }, 'catalog error');
+    return reply.code(500).send({ message: 'Server Error' });
+  });
+
+  app.post('/api/auth/login', { config: { catalogPublic: true } }, async (req, reply) => {
+    const b = (req.body ?? {}) as { email?: unknown; password?: unknown };
+    const token = await login(store, b.email, b.password);
+    if (!token) return reply.code(401).send({ message: 'Invalid login details' });
+    return { access_token: token, token_type: 'Bearer' };
+  });
+
+  app.get('/api/auth/logout', async (req) => {
+    if (req.catalogUser?.tokenId) await revokeToken(store, req.catalogUser.tokenId);
+    return { logout: 'Successful' };
+  });
+
+  for (const name of ROUTED) {
+    const r = RESOURCES[name];
+    const base = `/api/${name}`;
+    const ctx = (req: FastifyRequest) => ({ store, derive, user: req.catalogUser });
+    const viewAny = (req: FastifyRequest) => {
+      if (!can(req.catalogUser, 'viewAny')) throw new HttpError(403, 'This action is unauthorized.');
+    };
+
+    app.get(base, async (req) => {
+      viewAny(req);
+      return detail(r, req.catalogUser);
+    });
+    app.delete(base, async (req) => destroy(r, req.body, ctx(req)));
+    app.route({
+      method: ALL.filter((m) => m !== 'GET' && m !== 'DELETE'),
+      url: base,
+      handler: async (req, reply) =>
+        reply.code(405).send({ message: `The ${req.method} method is not supported for route api/${name}. Supported methods: GET, HEAD, DELETE.` }),
+    });
+    app.post(`${base}/search`, async (req) => {
+      const e = new Errors();
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const s = validateSearch(r, body.search, 'search', e);
+      e.throwIfAny();
+      viewAny(req);
+      return search(r, s, ctx(req));
+    });
+    app.post(`${base}/mutate`, async (req) => mutate(r, req.body, ctx(req)));
+    app.post(`${base}/actions/:action`, async (req) => runAction(r, (req.params as { action: string }).action, req.body, ctx(req)));
+    for (const suffix of ['search', 'mutate']) {
+      app.route({
+        method: ALL.filter((m) => m !== 'POST'),
+        url: `${base}/${suffix}`,
+        handler: async (req, reply) =>
+          reply.code(405).send({ message: `The ${req.method} method is not supported for route api/${name}/${suffix}. Supported methods: POST.` }),
+      });
+    }
+  }
+}

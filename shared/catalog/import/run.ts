@@ -1,0 +1,241 @@
+/**
+ * Loads an import file into the catalog store: molecules upserted by InChIKey (derived from the
+ * structure, not taken from the file), citations by DOI, organisms by IRI then name, collections
+ * by title; each row links its molecule to its organism, citation and collection, and
+ * `molecule_count` is recomputed for every organism and collection the file touched.
+ *
+ * Existing organisms, citations and collections are never overwritten: the import only fills
+ * their empty fields. An existing molecule gets its derived fields (InChI, SMILES, stereo flag,
+ * framework, properties) refreshed and its empty name fields filled. A row that cannot be read
+ * or whose structure does not parse is rejected with its reason; the rest still import.
+ */
+import { stat } from 'node:fs/promises';
+import type { DerivedMolecule } from '../derived.ts';
+import { nextIdentifier } from '../store/open.ts';
+import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
+import { AppError } from '../../errors.ts';
+import { fileText, formatOf, parseDelimited, parseSdf } from './parse.ts';
+import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSeed } from './types.ts';
+
+export interface ImportProgress {
+  row: number;
+  /** Bytes of the file read so far (compressed bytes for .gz) and its size. */
+  bytes: number;
+  totalBytes: number;
+}
+
+export interface ImportOptions {
+  derive: (structure: string) => Promise<DerivedMolecule> | DerivedMolecule;
+  onProgress?: (p: ImportProgress) => void;
+  /** Status of newly created molecules; imported sources are curated, so APPROVED by default. */
+  status?: 'DRAFT' | 'INREVIEW' | 'APPROVED';
+}
+
+type Kind = 'molecules' | 'organisms' | 'citations' | 'collections';
+type Counts = Record<Kind | 'links', number>;
+
+export interface ImportSummary {
+  rows: number;
+  created: Counts;
+  updated: Counts;
+  rejected: { row: number; reason: string }[];
+  /** Rows imported with a remark, e.g. the file's InChIKey differs from the derived one. */
+  warnings: { row: number; message: string }[];
+}
+
+const zero = (): Counts => ({ molecules: 0, organisms: 0, citations: 0, collections: 0, links: 0 });
+
+/** Bounded memo of derivations: LOTUS files repeat a structure once per organism/reference. */
+class DeriveCache {
+  private readonly map = new Map<string, DerivedMolecule | AppError>();
+  constructor(private readonly max = 5000) {}
+  async get(structure: string, derive: ImportOptions['derive']): Promise<DerivedMolecule | AppError> {
+    const hit = this.map.get(structure);
+    if (hit) return hit;
+    let value: DerivedMolecule | AppError;
+    try {
+      value = await derive(structure);
+    } catch (err) {
+      const app = AppError.from(err);
+      if (!app || !app.isClientError) throw err;
+      value = app;
+    }
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+    this.map.set(structure, value);
+    return value;
+  }
+}
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** Fields of `seed` that are set there and empty on `doc`. */
+function missing(doc: Doc, seed: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(seed).filter(([k, v]) => !blank(v) && blank(doc[k])));
+}
+
+class Importer {
+  readonly summary: ImportSummary = { rows: 0, created: zero(), updated: zero(), rejected: [], warnings: [] };
+  private readonly ids = new Map<string, number>();
+  private readonly links = new Set<string>();
+  readonly touched = { organisms: new Set<number>(), collections: new Set<number>() };
+  private readonly cache = new DeriveCache();
+
+  constructor(private readonly store: CatalogStore, private readonly opts: ImportOptions) {}
+
+  /** Finds by `field` = `value`, inserting `seed` or filling its empty fields; memoised per file. */
+  private async upsertBy(coll: Kind, field: string, value: unknown, seed: Record<string, unknown>, base: Record<string, unknown> = {}) {
+    const key = `${coll}\u0000${field}\u0000${String(value)}`;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const existing = await this.store.findOne(coll as CollectionName, { [field]: value });
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      const fill = missing(existing, seed);
+      if (Object.keys(fill).length) {
+        await this.store.update(coll, id, fill);
+        this.summary.updated[coll]++;
+      }
+    } else {
+      const clean = Object.fromEntries(Object.entries(seed).filter(([, v]) => v !== undefined));
+      id = (await this.store.insert(coll, { ...base, ...clean, [field]: value })).id;
+      this.summary.created[coll]++;
+    }
+    this.ids.set(key, id);
+    return id;
+  }
+
+  private async organism(o: OrganismSeed): Promise<number> {
+    if (o.iri) {
+      const byIri = this.ids.get(`organisms\u0000iri\u0000${o.iri}`);
+      if (byIri !== undefined) return byIri;
+      const hit = await this.store.findOne('organisms', { iri: o.iri });
+      if (hit) return this.upsertBy('organisms', 'iri', o.iri, { name: o.name, rank: o.rank });
+    }
+    const id = await this.upsertBy('organisms', 'name', o.name, { iri: o.iri, rank: o.rank }, { molecule_count: 0 });
+    if (o.iri) this.ids.set(`organisms\u0000iri\u0000${o.iri}`, id);
+    return id;
+  }
+
+  private citation(c: CitationSeed): Promise<number> | undefined {
+    const seed = { title: c.title, authors: c.authors, citation_text: c.citation_text };
+    if (c.doi) return this.upsertBy('citations', 'doi', c.doi, seed);
+    if (c.title) return this.upsertBy('citations', 'title', c.title, { authors: c.authors, citation_text: c.citation_text });
+    return undefined;
+  }
+
+  private collection(c: CollectionSeed): Promise<number> {
+    return this.upsertBy('collections', 'title', c.title, { identifier: c.identifier, url: c.url, description: c.description }, { molecule_count: 0 });
+  }
+
+  private async molecule(row: number, m: MoleculeSeed): Promise<number | undefined> {
+    const d = await this.cache.get(m.canonical_smiles, this.opts.derive);
+    if (d instanceof AppError) {
+      this.summary.rejected.push({ row, reason: typeof d.detail === 'string' ? d.detail : JSON.stringify(d.detail) });
+      return undefined;
+    }
+    if (m.standard_inchi_key && m.standard_inchi_key !== d.standard_inchi_key) {
+      this.summary.warnings.push({ row, message: `InChIKey in the file ${m.standard_inchi_key} differs from the derived ${d.standard_inchi_key}; the derived key is used` });
+    }
+    const derived = {
+      standard_inchi: d.standard_inchi,
+      canonical_smiles: d.canonical_smiles,
+      has_stereo: d.has_stereo,
+      murcko_framework: d.murcko_framework,
+    };
+    const key = `molecules\u0000standard_inchi_key\u0000${d.standard_inchi_key}`;
+    const seen = this.ids.get(key);
+    if (seen !== undefined) {
+      // Later rows of the same structure may still bring a name the first row lacked.
+      const doc = (await this.store.findByIds('molecules', [seen]))[0];
+      const fill = doc ? missing(doc, { name: m.name, iupac_name: m.iupac_name }) : {};
+      if (Object.keys(fill).length) await this.store.update('molecules', seen, fill);
+      return seen;
+    }
+    const existing = await this.store.findOne('molecules', { standard_inchi_key: d.standard_inchi_key });
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      await this.store.update('molecules', id, { ...derived, ...missing(existing, { name: m.name, iupac_name: m.iupac_name }) });
+      if (!existing.identifier) await this.store.update('molecules', id, { identifier: await nextIdentifier(this.store) });
+      this.summary.updated.molecules++;
+    } else {
+      const doc = await this.store.insert('molecules', {
+        status: this.opts.status ?? 'APPROVED', active: true, has_variants: false, is_tautomer: false, is_parent: false,
+        is_placeholder: false, name_trust_level: 0, annotation_level: 0, variants_count: 0,
+        organism_ids: [], citation_ids: [], collection_ids: [], properties: null,
+        name: m.name, iupac_name: m.iupac_name, standard_inchi_key: d.standard_inchi_key, ...derived,
+        identifier: await nextIdentifier(this.store),
+      });
+      id = doc.id;
+      this.summary.created.molecules++;
+    }
+    await this.store.setProperties(id, { ...d.properties });
+    this.ids.set(key, id);
+    return id;
+  }
+
+  private async link(mol: number, field: LinkField, id: number) {
+    const k = `${field}:${mol}:${id}`;
+    if (this.links.has(k)) return;
+    const doc = (await this.store.findByIds('molecules', [mol]))[0];
+    const had = ((doc?.[field] as number[] | undefined) ?? []).includes(id);
+    if (!had) {
+      await this.store.link(mol, field, [id]);
+      this.summary.created.links++;
+    }
+    this.links.add(k);
+  }
+
+  async prefetch(structure: string): Promise<void> {
+    await this.cache.get(structure, this.opts.derive);
+  }
+
+  async row(r: ImportRow): Promise<void> {
+    this.summary.rows++;
+    if (r.problem) {
+      this.summary.rejected.push({ row: r.row, reason: r.problem });
+      return;
+    }
+    const mol = r.molecule ? await this.molecule(r.row, r.molecule) : undefined;
+    if (r.molecule && mol === undefined) return;
+    const org = r.organism ? await this.organism(r.organism) : undefined;
+    const cit = r.citation ? await this.citation(r.citation) : undefined;
+    const col = r.collection ? await this.collection(r.collection) : undefined;
+    if (org !== undefined) this.touched.organisms.add(org);
+    if (col !== undefined) this.touched.collections.add(col);
+    if (mol === undefined) return;
+    if (org !== undefined) await this.link(mol, 'organism_ids', org);
+    if (cit !== undefined) await this.link(mol, 'citation_ids', cit);
+    if (col !== undefined) await this.link(mol, 'collection_ids', col);
+  }
+
+  async refreshCounts(): Promise<void> {
+    for (const [coll, field] of [['organisms', 'organism_ids'], ['collections', 'collection_ids']] as const) {
+      for (const id of this.touched[coll]) {
+        await this.store.update(coll, id, { molecule_count: await this.store.count('molecules', { [field]: id }) });
+      }
+    }
+  }
+}
+
+export async function importFile(store: CatalogStore, path: string, opts: ImportOptions): Promise<ImportSummary> {
+  const format = formatOf(path);
+  const totalBytes = (await stat(path)).size;
+  let bytes = 0;
+  const chunks = fileText(path, (n) => {
+    bytes += n;
+  });
+  const rows = format === 'sdf' ? parseSdf(chunks) : parseDelimited(chunks, format === 'tsv' ? '\t' : ',');
+  const importer = new Importer(store, opts);
+  for await (const r of rows) {
+    // Derive outside the store lock (CPU work), then write the row's records under it, so a
+    // server sharing the embedded store waits only for the writes.
+    if (r.molecule && !r.problem) await importer.prefetch(r.molecule.canonical_smiles);
+    await store.exclusive(() => importer.row(r));
+    opts.onProgress?.({ row: r.row, bytes, totalBytes });
+  }
+  await importer.refreshCounts();
+  opts.onProgress?.({ row: importer.summary.rows, bytes: totalBytes, totalBytes });
+  return importer.summary;
+}

@@ -1,0 +1,62 @@
+/**
+ * SQL LIKE → anchored, case-sensitive regular expression that runs in linear-ish time.
+ * `%` = any run, `_` = one character, `\` escapes the next character; everything else is literal
+ * (escaped). Each `%`-separated segment after the first is matched at its leftmost occurrence
+ * inside an atomic lookahead with a back-reference, `(?=([\s\S]*?seg))\1`: a lookahead never
+ * backtracks, so patterns like `%a%a%a%a%b` cannot blow up (no ReDoS). Leftmost is optimal
+ * because every segment has a fixed length. Works the same in V8 (nedb) and PCRE (MongoDB).
+ */
+const META = /[.*+?^${}()|[\]\\/-]/g;
+
+interface Parsed {
+  segments: string[]; // regex source of each %-separated segment
+  prefix: string; // literal prefix before the first wildcard
+}
+
+function parse(pattern: string): Parsed {
+  const segments: string[] = [''];
+  let prefix = '';
+  let literal = true;
+  for (let i = 0; i < pattern.length; i++) {
+    let c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) {
+      c = pattern[++i];
+      segments[segments.length - 1] += c.replace(META, '\\$&');
+      if (literal) prefix += c;
+      continue;
+    }
+    if (c === '%') {
+      literal = false;
+      if (segments[segments.length - 1] !== '' || segments.length === 1) segments.push('');
+      continue;
+    }
+    if (c === '_') {
+      literal = false;
+      segments[segments.length - 1] += '[\\s\\S]';
+      continue;
+    }
+    segments[segments.length - 1] += c.replace(META, '\\$&');
+    if (literal) prefix += c;
+  }
+  return { segments, prefix };
+}
+
+export function likeToRegex(pattern: string): { regex: RegExp; prefix: string } {
+  const { segments, prefix } = parse(pattern);
+  if (segments.length === 1) return { regex: new RegExp(`^${segments[0]}$`), prefix };
+  let src = `^${segments[0]}`;
+  const last = segments[segments.length - 1];
+  for (let k = 1; k < segments.length - 1; k++) {
+    src += `(?=([\\s\\S]*?${segments[k]}))\\${k}`;
+  }
+  src += `[\\s\\S]*${last}$`;
+  return { regex: new RegExp(src), prefix };
+}
+
+/** Upper bound for a literal prefix range (only for ASCII-final prefixes, else null). */
+export function prefixUpperBound(prefix: string): string | null {
+  if (!prefix) return null;
+  const code = prefix.charCodeAt(prefix.length - 1);
+  if (code >= 0x7e) return null;
+  return prefix.slice(0, -1) + String.fromCharCode(code + 1);
+}

@@ -1,0 +1,154 @@
+/**
+ * The one translator: a validated catalog search → MongoDB-style {filter, sort, projection,
+ * skip, limit}, executed as is by both stores. Relation filters (`organisms.name`) are resolved to
+ * id lists with a sub-query ("there exists a related row matching"), so the final filter only
+ * touches the searched collection.
+ */
+import { likeToRegex, prefixUpperBound } from './like.ts';
+import { RESOURCES, SCOPES, relation, stored, type ResourceDef } from './resources.ts';
+import type { CatalogStore, Filter, SortKey } from './store/types.ts';
+import type { FilterInput, SearchInput } from './types.ts';
+
+export interface Translated {
+  filter: Filter;
+  sort: SortKey[];
+  /** exposed field names to output (all when selects are absent) */
+  projection: string[];
+  skip: number;
+  limit: number;
+  page: number;
+}
+
+export interface TranslateCtx {
+  store: CatalogStore;
+  /** dotted prefix when the resource is embedded in the queried collection (properties) */
+  prefix?: string;
+}
+
+const isNull = (f: string): Filter => ({ $or: [{ [f]: null }, { [f]: { $exists: false } }] });
+const notNull = (f: string): Filter => ({ [f]: { $exists: true, $ne: null } });
+
+/** AND of filters, merged into one object when their keys do not clash (lets nedb use indexes). */
+export function and(parts: Filter[]): Filter {
+  const list = parts.filter((p) => Object.keys(p).length);
+  if (!list.length) return {};
+  if (list.length === 1) return list[0];
+  const merged: Filter = {};
+  const rest: Filter[] = [];
+  const ops = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RegExp) ? Object.keys(v) : null);
+  for (const p of list) {
+    const keys = Object.keys(p);
+    // same field twice: merge operator objects with distinct operators ({$gte} + {$lt} = a range)
+    const mergeable = keys.every((k) => {
+      if (k.startsWith('$')) return false;
+      if (!(k in merged)) return true;
+      const a = ops(merged[k]);
+      const b = ops(p[k]);
+      return !!a && !!b && a.every((o) => o.startsWith('$')) && b.every((o) => o.startsWith('$') && !a.includes(o));
+    });
+    if (!mergeable) rest.push(p);
+    else for (const k of keys) merged[k] = k in merged ? { ...(merged[k] as object), ...(p[k] as object) } : p[k];
+  }
+  const all = Object.keys(merged).length ? [merged, ...rest] : rest;
+  return all.length === 1 ? all[0] : { $and: all };
+}
+
+function or(parts: Filter[]): Filter {
+  if (parts.length === 1) return parts[0];
+  if (parts.some((p) => !Object.keys(p).length)) return {};
+  return { $or: parts };
+}
+
+function leaf(f: string, op: string, value: unknown): Filter {
+  if (value === null || value === undefined) return op === '!=' ? notNull(f) : isNull(f);
+  switch (op) {
+    case '=':
+      return { [f]: value };
+    case '!=':
+      return { [f]: { $exists: true, $nin: [null, value] } };
+    case '>':
+      return { [f]: { $gt: value } };
+    case '>=':
+      return { [f]: { $gte: value } };
+    case '<':
+      return { [f]: { $lt: value } };
+    case '<=':
+      return { [f]: { $lte: value } };
+    case 'in':
+      return { [f]: { $in: value as unknown[] } };
+    case 'not in':
+      return { [f]: { $exists: true, $nin: [null, ...(value as unknown[])] } };
+    case 'like': {
+      const { regex, prefix } = likeToRegex(String(value));
+      const upper = prefixUpperBound(prefix);
+      return { [f]: upper ? { $gte: prefix, $lt: upper, $regex: regex } : { $regex: regex } };
+    }
+    case 'not like': {
+      const { regex } = likeToRegex(String(value));
+      return and([notNull(f), { $not: { [f]: { $regex: regex } } }]);
+    }
+    default:
+      throw new Error(`operator ${op}`);
+  }
+}
+
+async function translateLeaf(r: ResourceDef, field: string, op: string, value: unknown, ctx: TranslateCtx): Promise<Filter> {
+  const dot = field.indexOf('.');
+  const pre = ctx.prefix ?? '';
+  if (dot < 0) return leaf(pre + stored(r, field), op, value);
+  const rel = relation(r, field.slice(0, dot))!;
+  const rest = field.slice(dot + 1);
+  const target = RESOURCES[rel.target];
+  if (rel.storage === 'embedded') {
+    const inner = await translateLeaf(target, rest, op, value, { ...ctx, prefix: `${pre}${rel.name}.` });
+    // only an IS NULL test could match a molecule without properties: require the record then
+    const isNullTest = (value === null || value === undefined) && op !== '!=';
+    return isNullTest ? and([{ [`${pre}${rel.name}.id`]: { $exists: true, $ne: null } }, inner]) : inner;
+  }
+  const sub = await translateLeaf(target, rest, op, value, { store: ctx.store });
+  if (rel.storage === 'local') {
+    const ids = await ctx.store.distinct(target.collection!, 'id', sub);
+    return { [pre + rel.field!]: { $in: ids } };
+  }
+  const ids = await ctx.store.distinct('molecules', rel.field!, sub);
+  return { [pre + 'id']: { $in: ids } };
+}
+
+/** Filters of one level: AND runs split by each `or`, so AND binds tighter than OR. */
+export async function translateFilters(r: ResourceDef, filters: FilterInput[] | undefined, ctx: TranslateCtx): Promise<Filter> {
+  if (!filters?.length) return {};
+  const runs: Filter[][] = [[]];
+  for (const [i, f] of filters.entries()) {
+    const atom = f.nested
+      ? await translateFilters(r, f.nested, ctx)
+      : await translateLeaf(r, f.field!, f.operator ?? '=', f.value, ctx);
+    if (i > 0 && f.type === 'or') runs.push([atom]);
+    else runs[runs.length - 1].push(atom);
+  }
+  return or(runs.map(and));
+}
+
+export function translateSort(r: ResourceDef, search: SearchInput, prefix = ''): SortKey[] {
+  if (!search.sorts?.length) return [{ field: `${prefix}id`, dir: -1, nulls: 'first' }];
+  const keys: SortKey[] = search.sorts.map((s) => {
+    const dir = s.direction === 'desc' ? -1 : 1;
+    return { field: prefix + stored(r, s.field), dir, nulls: dir === 1 ? 'last' : 'first' };
+  });
+  if (!search.sorts.some((s) => s.field === 'id')) keys.push({ field: `${prefix}id`, dir: 1, nulls: 'last' });
+  return keys;
+}
+
+export async function translateSearch(r: ResourceDef, search: SearchInput, ctx: TranslateCtx): Promise<Translated> {
+  const parts = [await translateFilters(r, search.filters, ctx)];
+  for (const s of search.scopes ?? []) parts.push(SCOPES[s.name] ?? {});
+  const limit = search.limit ?? 50;
+  const page = Math.max(1, search.page ?? 1);
+  return {
+    filter: and(parts),
+    sort: translateSort(r, search, ctx.prefix),
+    projection: search.selects?.length ? search.selects.map((s) => s.field) : Object.keys(r.fields),
+    skip: (page - 1) * limit,
+    limit,
+    page,
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * MongoDB store through mongoose's connection (native collections, no schemas: the catalog
+ * resources define the fields). Null placement in sorts is emulated with a computed key.
+ */
+import mongoose from 'mongoose';
+import type { CatalogStore, CollectionName, Doc, Filter, FindOptions, LinkField } from './types.ts';
+
+const INDEXES: Record<CollectionName, string[]> = {
+  molecules: ['identifier', 'standard_inchi_key', 'name', 'organism_ids', 'citation_ids', 'collection_ids'],
+  organisms: ['name', 'iri'],
+  citations: ['doi'],
+  collections: ['title', 'identifier'],
+  users: ['email'],
+  tokens: ['user_id'],
+};
+
+/** Our neutral filter uses top-level `$not: {...}`; MongoDB spells that `$nor: [...]`. */
+export function toMongoFilter(f: unknown): unknown {
+  if (Array.isArray(f)) return f.map(toMongoFilter);
+  if (!f || typeof f !== 'object' || f instanceof RegExp) return f;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f as Record<string, unknown>)) {
+    if (k === '$not') out.$nor = [...((out.$nor as unknown[]) ?? []), toMongoFilter(v)];
+    else out[k] = toMongoFilter(v);
+  }
+  return out;
+}
+
+function clean(d: Record<string, unknown>): Doc {
+  const { _id, ...rest } = d;
+  void _id;
+  return rest as Doc;
+}
+
+export class MongoStore implements CatalogStore {
+  readonly kind = 'mongo' as const;
+  private constructor(private readonly conn: mongoose.Connection) {}
+
+  static async open(url: string): Promise<MongoStore> {
+    const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5000 }).asPromise();
+    const s = new MongoStore(conn);
+    for (const [name, fields] of Object.entries(INDEXES)) {
+      const c = s.col(name as CollectionName);
+      await c.createIndex({ id: 1 }, { unique: true });
+      for (const f of fields) await c.createIndex({ [f]: 1 });
+    }
+    await s.col('molecules').createIndex({ 'properties.molecular_weight': 1 });
+    await s.col('counters').createIndex({ name: 1 }, { unique: true });
+    return s;
+  }
+
+  private col(name: string) {
+    return this.conn.collection(name);
+  }
+
+  async find(coll: CollectionName, filter: Filter, opts: FindOptions = {}): Promise<Doc[]> {
+    const pipeline: Record<string, unknown>[] = [{ $match: toMongoFilter(filter) }];
+    const sort = opts.sort ?? [];
+    if (sort.length) {
+      const add: Record<string, unknown> = {};
+      const order: Record<string, 1 | -1> = {};
+      sort.forEach((k, i) => {
+        add[`__n${i}`] = { $cond: [{ $eq: [{ $ifNull: [`$${k.field}`, null] }, null] }, k.nulls === 'last' ? 1 : 0, k.nulls === 'last' ? 0 : 1] };
+        order[`__n${i}`] = 1;
+        order[k.field] = k.dir;
+      });
+      pipeline.push({ $addFields: add }, { $sort: order });
+    }
+    if (opts.skip) pipeline.push({ $skip: opts.skip });
+    if (opts.limit) pipeline.push({ $limit: opts.limit });
+    const proj: Record<string, 0 | 1> = opts.fields ? Object.fromEntries([['_id', 0], ['id', 1], ...opts.fields.map((f) => [f, 1])]) : { _id: 0 };
+    if (!opts.fields) sort.forEach((_, i) => (proj[`__n${i}`] = 0));
+    pipeline.push({ $project: proj });
+    const docs = await this.col(coll).aggregate(pipeline).toArray();
+    return docs.map((d) => clean(d as Record<string, unknown>));
+  }
+
+  count(coll: CollectionName, filter: Filter) {
+    return this.col(coll).countDocuments(toMongoFilter(filter) as Filter);
+  }
+
+  async findOne(coll: CollectionName, filter: Filter) {
+    const d = await this.col(coll).findOne(toMongoFilter(filter) as Filter, { projection: { _id: 0 } });
+    return d ? clean(d) : null;
+  }
+
+  async findByIds(coll: CollectionName, ids: number[]) {
+    const docs = await this.find(coll, { id: { $in: ids } });
+    const m = new Map(docs.map((d) => [d.id, d]));
+    return ids.map((i) => m.get(i)).filter((d): d is Doc => !!d);
+  }
+
+  async distinct(coll: CollectionName, field: string, filter: Filter) {
+    return (await this.col(coll).distinct(field, toMongoFilter(filter) as Filter)).filter((v) => v !== null);
+  }
+
+  async nextCounter(name: string) {
+    return this.bump(name, 1);
+  }
+
+  private async bump(name: string, n: number): Promise<number> {
+    const r = await this.col('counters').findOneAndUpdate({ name }, { $inc: { seq: n } }, { upsert: true, returnDocument: 'after' });
+    return (r as unknown as { seq: number }).seq;
+  }
+
+  async insert(coll: CollectionName, doc: Record<string, unknown>) {
+    return (await this.insertMany(coll, [doc]))[0];
+  }
+
+  async insertMany(coll: CollectionName, docs: Record<string, unknown>[]) {
+    if (!docs.length) return [];
+    const last = await this.bump(`id:${coll}`, docs.length);
+    const withIds = docs.map((d, i) => ({ ...d, id: last - docs.length + 1 + i }));
+    await this.col(coll).insertMany(withIds.map((d) => ({ ...d })));
+    return withIds as Doc[];
+  }
+
+  async upsert(coll: CollectionName, field: string, value: unknown, set: Record<string, unknown>) {
+    const existing = await this.findOne(coll, { [field]: value });
+    if (existing) return { doc: (await this.update(coll, existing.id, set))!, created: false };
+    return { doc: await this.insert(coll, { ...set, [field]: value }), created: true };
+  }
+
+  async update(coll: CollectionName, id: number, set: Record<string, unknown>, unset: string[] = []) {
+    const s = { ...set };
+    delete s.id;
+    const mod: Record<string, unknown> = {};
+    if (Object.keys(s).length) mod.$set = s;
+    if (unset.length) mod.$unset = Object.fromEntries(unset.map((f) => [f, '']));
+    if (Object.keys(mod).length) await this.col(coll).updateOne({ id }, mod);
+    return this.findOne(coll, { id });
+  }
+
+  async replace(coll: CollectionName, doc: Doc) {
+    await this.col(coll).replaceOne({ id: doc.id }, { ...doc }, { upsert: true });
+  }
+
+  async remove(coll: CollectionName, ids: number[]) {
+    return (await this.col(coll).deleteMany({ id: { $in: ids } })).deletedCount;
+  }
+
+  async link(moleculeId: number, field: LinkField, ids: number[]) {
+    if (ids.length) await this.col('molecules').updateOne({ id: moleculeId }, { $addToSet: { [field]: { $each: ids } } });
+  }
+
+  async unlink(moleculeId: number, field: LinkField, ids: number[]) {
+    await this.col('molecules').updateOne({ id: moleculeId }, { $pull: { [field]: { $in: ids } } } as never);
+  }
+
+  async setProperties(moleculeId: number, props: Record<string, unknown> | null) {
+    if (props === null) {
+      await this.col('molecules').updateOne({ id: moleculeId }, { $set: { properties: null } });
+      return;
+    }
+    const m = await this.findOne('molecules', { id: moleculeId });
+    if (!m) return;
+    const cur = m.properties as Record<string, unknown> | null | undefined;
+    const id = (cur?.id as number | undefined) ?? (await this.bump('id:properties', 1));
+    await this.col('molecules').updateOne({ id: moleculeId }, { $set: { properties: { ...(cur ?? {}), ...props, id } } });
+  }
+
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  async close() {
+    await this.conn.close();
+  }
+}

@@ -1,0 +1,66 @@
+/** Store port contract: embedded always, mongo when MONGO_URL is set; plus embedded multi-writer safety. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { openStore, nextIdentifier } from '../../shared/catalog/store/open.ts';
+import { makeStore, storeKinds } from './helper.ts';
+
+for (const kind of storeKinds()) {
+  t.test(`store contract: ${kind}`, async (t) => {
+    const s = await makeStore(t, kind);
+    t.equal(s.kind, kind);
+    const docs = await s.insertMany('organisms', [{ name: 'b', rank: 'x' }, { name: 'a' }, { name: null }]);
+    t.same(docs.map((d) => d.id), [1, 2, 3], 'numeric ids from a per-collection counter');
+    t.equal((await s.insert('citations', { doi: 'd' })).id, 1);
+    t.same((await s.find('organisms', {}, { sort: [{ field: 'name', dir: 1, nulls: 'last' }] })).map((d) => d.id), [2, 1, 3]);
+    t.same((await s.find('organisms', {}, { sort: [{ field: 'name', dir: -1, nulls: 'first' }] })).map((d) => d.id), [3, 1, 2]);
+    t.same((await s.find('organisms', {}, { sort: [{ field: 'id', dir: -1, nulls: 'first' }], skip: 1, limit: 1 })).map((d) => d.id), [2]);
+    t.same(await s.find('organisms', { id: 1 }, { fields: ['name'] }), [{ id: 1, name: 'b' }]);
+    t.same((await s.find('organisms', { $not: { name: 'a' } })).map((d) => d.id).sort(), [1, 3], '$not');
+    t.same((await s.find('organisms', { name: { $exists: true, $nin: [null, 'a'] } })).map((d) => d.id), [1]);
+    t.equal(await s.count('organisms', { name: { $regex: /^[ab]$/ } }), 2);
+    const up = await s.upsert('organisms', 'name', 'a', { rank: 'genus' });
+    t.match(up, { created: false, doc: { id: 2, name: 'a', rank: 'genus' } });
+    const ins = await s.upsert('organisms', 'name', 'c', { rank: 'species' });
+    t.match(ins, { created: true, doc: { id: 4, name: 'c' } });
+    t.match(await s.update('organisms', 4, { iri: 'i' }, ['rank']), { id: 4, name: 'c', iri: 'i' });
+    t.notOk('rank' in (await s.findOne('organisms', { id: 4 }))!);
+    const m = await s.insert('molecules', { name: 'm', organism_ids: [] });
+    await s.link(m.id, 'organism_ids', [1, 2, 2]);
+    await s.unlink(m.id, 'organism_ids', [1]);
+    t.same((await s.findOne('molecules', { id: m.id }))!.organism_ids, [2]);
+    t.same(await s.distinct('molecules', 'organism_ids', {}), [2]);
+    await s.setProperties(m.id, { molecular_weight: 10 });
+    await s.setProperties(m.id, { np_likeness: 1 });
+    t.same((await s.findOne('molecules', { 'properties.molecular_weight': { $gt: 5 } }))!.properties, { molecular_weight: 10, np_likeness: 1, id: 1 });
+    await s.replace('molecules', { id: m.id, name: 'replaced' });
+    t.same(await s.findByIds('molecules', [m.id, 999]), [{ id: m.id, name: 'replaced' }]);
+    t.equal(await s.remove('organisms', [1, 2]), 2);
+    t.equal(await s.count('organisms', {}), 2);
+    t.equal(await nextIdentifier(s), 'CNP0000001');
+    t.equal(await nextIdentifier(s), 'CNP0000002');
+    t.equal(await s.exclusive(async () => s.count('organisms', {})), 2, 'exclusive is re-entrant');
+  });
+}
+
+t.test('embedded: two writers on one DATA_DIR, and restart', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-store-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const a = await openStore({ dataDir: dir });
+  const b = await openStore({ dataDir: dir });
+  await a.count('molecules', {});
+  await b.count('molecules', {});
+  await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).insert('molecules', { name: `m${i}` })));
+  const ids = (await a.find('molecules', {})).map((d) => d.id).sort((x, y) => x - y);
+  t.same(ids, Array.from({ length: 20 }, (_, i) => i + 1), 'no id collision, no lost write');
+  t.equal(await b.count('molecules', {}), 20, 'the other instance sees every write');
+  await b.update('molecules', 1, { name: 'changed by b' });
+  t.equal((await a.findOne('molecules', { id: 1 }))!.name, 'changed by b');
+  await a.close();
+  await b.close();
+  const c = await openStore({ dataDir: dir });
+  t.equal(await c.count('molecules', {}), 20, 'survives a restart');
+  t.equal((await c.insert('molecules', { name: 'next' })).id, 21, 'counter survives too');
+  await c.close();
+});
