@@ -1,0 +1,107 @@
+/**
+ * The COCONUT descriptor set (spec §2.1 (2)) with RDKit definitions, computed on RDKit
+ * MinimalLib plus the pieces MinimalLib lacks: QED, NP-likeness, van der Waals volume
+ * (Zhao et al. 2003 instead of a random-embedding grid volume), SSSR ring count and the
+ * molecular formula. Key order is the upstream order; clients compare objects key by key.
+ */
+import type { Mol, RDKit } from './rdkit.ts';
+import type { FragmentTable, MorganGraph } from './morgan-env.ts';
+import { morganGraph } from './morgan-env.ts';
+import { npLikeness } from './nplikeness.ts';
+import { qed, type QedData } from './qed.ts';
+import { vdwVolume } from './vdw-volume.ts';
+import { pyRound } from './descriptors-format.ts';
+import { molecularFormula } from './descriptors-formula.ts';
+import { matches, requireQuery } from './descriptors-smarts.ts';
+
+/**
+ * RDKit's NumHBA, descriptor version 2.0.2 (the definition MinimalLib implements): aromatic
+ * nitrogens only count with two connections. RDKit 2022.09 (2.0.1) also counted n with three.
+ */
+export const HBA_SMARTS =
+  '[$([O,S;H1;v2]-[!$(*=[O,N,P,S])]),$([O,S;H0;v2]),$([O,S;-]),$([N;v3;!$(N-*=!@[O,N,P,S])]),$([nH0X2,o,s;+0])]';
+
+export interface DescriptorTables {
+  qed: QedData;
+  np: FragmentTable;
+}
+
+/** Optional pieces written by other modules; a key is left out when its function is absent. */
+export interface DescriptorPlugins {
+  sugars?: (rdkit: RDKit, mol: Mol) => { linear: boolean; circular: boolean };
+  murcko: (rdkit: RDKit, mol: Mol) => string;
+}
+
+export type DescriptorValue = number | string | boolean | null;
+export type CoconutDescriptors = Record<string, DescriptorValue>;
+
+interface MinimalLibDescriptors {
+  exactmw: number;
+  amw: number;
+  NumRotatableBonds: number;
+  NumHBD: number;
+  NumHeavyAtoms: number;
+  NumAtoms: number;
+  FractionCSP3: number;
+  NumAromaticRings: number;
+  NumRings: number;
+  tpsa: number;
+  CrippenClogP: number;
+}
+
+interface RDKitJson {
+  ringAtoms: number[][];
+  aromaticAtoms: Set<number>;
+}
+
+function ringData(mol: Mol): RDKitJson {
+  const doc = JSON.parse(mol.get_json());
+  const ext = (doc.molecules[0].extensions ?? []).find((e: { name: string }) => e.name === 'rdkitRepresentation') ?? {};
+  return { ringAtoms: ext.atomRings ?? [], aromaticAtoms: new Set(ext.aromaticAtoms ?? []) };
+}
+
+export function coconutDescriptors(
+  rdkit: RDKit,
+  mol: Mol,
+  tables: DescriptorTables,
+  plugins: DescriptorPlugins,
+): CoconutDescriptors {
+  const d = JSON.parse(mol.get_descriptors()) as MinimalLibDescriptors;
+  const graph: MorganGraph = morganGraph(rdkit, mol);
+  const rings = ringData(mol);
+  const hba = matches(mol, requireQuery(rdkit, HBA_SMARTS)).length;
+  const hbd = d.NumHBD;
+  const ro5 = [d.CrippenClogP > 5, d.amw > 500, hba > 10, hbd > 5].filter(Boolean).length;
+  const volume = vdwVolume(graph, rings.ringAtoms, rings.aromaticAtoms);
+  const out: CoconutDescriptors = {
+    atom_count: d.NumAtoms,
+    heavy_atom_count: d.NumHeavyAtoms,
+    molecular_weight: pyRound(d.amw, 2),
+    exact_molecular_weight: pyRound(d.exactmw, 5),
+    alogp: pyRound(d.CrippenClogP, 2),
+    rotatable_bond_count: d.NumRotatableBonds,
+    topological_polar_surface_area: pyRound(d.tpsa, 2),
+    hydrogen_bond_acceptors: hba,
+    hydrogen_bond_donors: hbd,
+    // Upstream computes the "Lipinski" pair with the same RDKit functions (spec §2.1 (2)).
+    hydrogen_bond_acceptors_lipinski: hba,
+    hydrogen_bond_donors_lipinski: hbd,
+    lipinski_rule_of_five_violations: ro5,
+    aromatic_rings_count: d.NumAromaticRings,
+    qed_drug_likeliness: pyRound(qed(rdkit, mol, graph, d, tables.qed), 2),
+    formal_charge: graph.atoms.reduce((s, a) => s + a.charge, 0),
+    fractioncsp3: pyRound(d.FractionCSP3, 3),
+    // RDKit's ring count (CalcNumRings); its SSSR can exceed the cycle rank in bridged systems.
+    number_of_minimal_rings: d.NumRings,
+    van_der_waals_volume: volume === null ? null : pyRound(volume, 2),
+  };
+  if (plugins.sugars) {
+    const s = plugins.sugars(rdkit, mol);
+    out.linear_sugars = s.linear;
+    out.circular_sugars = s.circular;
+  }
+  out.murcko_framework = plugins.murcko(rdkit, mol);
+  out.nplikeness = pyRound(npLikeness(rdkit, mol, tables.np).score, 2);
+  out.molecular_formula = molecularFormula(graph);
+  return out;
+}

@@ -1,0 +1,128 @@
+/**
+ * QED, quantitative estimate of drug-likeness (Bickerton et al., Nature Chem. 4, 90-98
+ * (2012), doi:10.1038/nchem.1243), as RDKit implements it (rdkit.Chem.QED, version 1.1.0):
+ * eight properties, each mapped through an asymmetric double sigmoid (ADS) to a
+ * desirability in (0, 1], combined as a weighted geometric mean with the "mean" weights.
+ * The weights, ADS parameters and SMARTS are data (data/qed.json, taken from RDKit).
+ */
+import type { Mol, RDKit } from './rdkit.ts';
+import type { MorganGraph } from './morgan-env.ts';
+import { hasMatch, matches, requireQuery } from './descriptors-smarts.ts';
+
+export interface AdsParameter {
+  A: number;
+  B: number;
+  C: number;
+  D: number;
+  E: number;
+  F: number;
+  DMAX: number;
+}
+
+export interface QedData {
+  properties: string[];
+  weightMean: number[];
+  ads: Record<string, AdsParameter>;
+  aliphaticRingSmarts: string;
+  acceptorSmarts: string[];
+  alertSmarts: string[];
+}
+
+/** The subset of MinimalLib `get_descriptors()` that QED uses (RDKit definitions). */
+export interface RDKitDescriptors {
+  amw: number;
+  CrippenClogP: number;
+  NumHBD: number;
+  tpsa: number;
+  NumRotatableBonds: number;
+}
+
+export interface QedProperties {
+  MW: number;
+  ALOGP: number;
+  HBA: number;
+  HBD: number;
+  PSA: number;
+  ROTB: number;
+  AROM: number;
+  ALERTS: number;
+}
+
+function ads(x: number, p: AdsParameter): number {
+  const exp1 = 1 + Math.exp((-1 * (x - p.C + p.D / 2)) / p.E);
+  const exp2 = 1 + Math.exp((-1 * (x - p.C - p.D / 2)) / p.F);
+  const dx = p.A + (p.B / exp1) * (1 - 1 / exp2);
+  return dx / p.DMAX;
+}
+
+/**
+ * Ring count of the molecule left after deleting aliphatic ring atoms that carry a
+ * non-aromatic neighbour, as RDKit's QED does (len(GetSSSR(DeleteSubstructs(...)))). The
+ * SSSR size of a graph is its cycle rank: edges - vertices + connected components.
+ */
+function aromaticRingProxy(rdkit: RDKit, mol: Mol, graph: MorganGraph, data: QedData): number {
+  const removed = new Set<number>();
+  for (const m of matches(mol, requireQuery(rdkit, data.aliphaticRingSmarts))) removed.add(m[0]);
+  const parent = graph.atoms.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  let vertices = 0;
+  let edges = 0;
+  let components = 0;
+  for (let i = 0; i < graph.atoms.length; i++) if (!removed.has(i)) vertices++;
+  components = vertices;
+  for (const b of graph.bonds) {
+    if (removed.has(b.a) || removed.has(b.b)) continue;
+    edges++;
+    const ra = find(b.a);
+    const rb = find(b.b);
+    if (ra !== rb) {
+      parent[ra] = rb;
+      components--;
+    }
+  }
+  return edges - vertices + components;
+}
+
+export function qedProperties(
+  rdkit: RDKit,
+  mol: Mol,
+  graph: MorganGraph,
+  desc: RDKitDescriptors,
+  data: QedData,
+): QedProperties {
+  let hba = 0;
+  for (const smarts of data.acceptorSmarts) hba += matches(mol, requireQuery(rdkit, smarts)).length;
+  let alerts = 0;
+  for (const smarts of data.alertSmarts) if (hasMatch(mol, requireQuery(rdkit, smarts))) alerts++;
+  return {
+    MW: desc.amw,
+    ALOGP: desc.CrippenClogP,
+    HBA: hba,
+    HBD: desc.NumHBD,
+    PSA: desc.tpsa,
+    ROTB: desc.NumRotatableBonds,
+    AROM: aromaticRingProxy(rdkit, mol, graph, data),
+    ALERTS: alerts,
+  };
+}
+
+export function qedFromProperties(props: QedProperties, data: QedData): number {
+  let t = 0;
+  let wsum = 0;
+  data.properties.forEach((name, i) => {
+    const w = data.weightMean[i];
+    t += w * Math.log(ads(props[name as keyof QedProperties], data.ads[name]));
+    wsum += w;
+  });
+  return Math.exp(t / wsum);
+}
+
+export function qed(rdkit: RDKit, mol: Mol, graph: MorganGraph, desc: RDKitDescriptors, data: QedData): number {
+  return qedFromProperties(qedProperties(rdkit, mol, graph, desc, data), data);
+}

@@ -1,0 +1,108 @@
+/**
+ * Sugar Removal Utility (Schaub, Zielesny, Steinbeck, Sorokina, J Cheminform 2020, 12:67) on
+ * RDKit MinimalLib: detection of circular and linear sugar moieties and their removal. The
+ * rules live in sugars-detect.ts / sugars-remove.ts; this module is the public face.
+ *
+ * `detectSugars` is also what the COCONUT descriptors use for `linear_sugars` / `circular_sugars`.
+ */
+import patterns from './data/sugar-patterns.json' with { type: 'json' };
+import { AppError } from '../errors.ts';
+import { withMol, withQuery, type Mol, type RDKit } from './rdkit.ts';
+import { components, readGraph } from './sugars-graph.ts';
+import type { PatternMatch, SugarMolecule } from './sugars-detect.ts';
+import { withDefaults, type SugarOptions } from './sugars-options.ts';
+import { SugarRemover, type SugarKind } from './sugars-remove.ts';
+import { keptSmiles } from './sugars-write.ts';
+
+export { DEFAULT_SUGAR_OPTIONS, type PreservationMode, type SugarOptions } from './sugars-options.ts';
+export type { SugarKind } from './sugars-remove.ts';
+
+export interface SugarPresence { hasLinear: boolean; hasCircular: boolean }
+
+const HYDROGEN_MASS = 1.008;
+const elementMass = new Map<number, number>();
+
+function massOf(rdkit: RDKit, z: number): number {
+  let m = elementMass.get(z);
+  if (m === undefined) {
+    m = z === 0 ? 0 : withMol(rdkit, `[#${z}]`, (x) => Number(JSON.parse(x.get_descriptors()).amw));
+    elementMass.set(z, m);
+  }
+  return m;
+}
+
+function matchAll(rdkit: RDKit, mol: Mol, list: { smiles: string }[]): PatternMatch[] {
+  // The pattern SMILES read as SMARTS: aliphatic C/O, single or double bonds, any H count.
+  return list.flatMap((p) => withQuery(rdkit, p.smiles, (q) => {
+    const raw = mol.get_substruct_matches(q, JSON.stringify({ maxMatches: 100000, uniquify: true }));
+    const parsed = JSON.parse(raw || '[]') as PatternMatch[] | Record<string, never>;
+    return Array.isArray(parsed) ? parsed : [];
+  }) ?? []);
+}
+
+export function sugarMolecule(rdkit: RDKit, mol: Mol): SugarMolecule {
+  const g = readGraph(mol);
+  return {
+    g,
+    weights: g.atoms.map((a) => massOf(rdkit, a.z) + a.impHs * HYDROGEN_MASS),
+    linear: matchAll(rdkit, mol, patterns.linearSugars),
+    acidic: matchAll(rdkit, mol, patterns.linearAcidicSugars),
+  };
+}
+
+const allAtoms = (m: SugarMolecule) => new Set(m.g.atoms.map((_, i) => i));
+
+/** Whether the molecule holds linear and/or circular sugar candidates (removable or not). */
+export function detectSugars(rdkit: RDKit, smiles: string, options: Partial<SugarOptions> = {}): SugarPresence {
+  return withMol(rdkit, smiles, (mol) => detectSugarsInMol(rdkit, mol, options));
+}
+
+/** Same on a molecule the caller already holds (it stays the caller's to delete). */
+export function detectSugarsInMol(rdkit: RDKit, mol: Mol, options: Partial<SugarOptions> = {}): SugarPresence {
+  return presenceOf(new SugarRemover(sugarMolecule(rdkit, mol), withDefaults(options)));
+}
+
+function presenceOf(r: SugarRemover): SugarPresence {
+  const present = allAtoms(r.m);
+  return { hasLinear: r.linear(present).length > 0, hasCircular: r.circular(present).length > 0 };
+}
+
+/** The sentence the original service answers for /tools/sugars-info. */
+export function sugarInfoMessage(p: SugarPresence): string {
+  if (p.hasLinear && p.hasCircular) return 'The molecule contains Linear and Circular sugars';
+  if (p.hasLinear) return 'The molecule contains only Linear sugar';
+  if (p.hasCircular) return 'The molecule contains only Circular sugar';
+  return 'The molecule contains no sugar';
+}
+
+export interface RemovalResult {
+  /** Whether sugars of the asked kind were detected (with `detectOptions`). */
+  found: boolean;
+  /** SMILES of what is left; `''` when nothing is left or nothing was found. */
+  smiles: string;
+}
+
+/**
+ * Detects sugars of `kind` with `detectOptions`, and when there are some removes them with
+ * `options`. The original service tested presence before switching on the glycosidic-bond
+ * requirement, hence the two option sets.
+ */
+export function removeSugars(
+  rdkit: RDKit, smiles: string, kind: SugarKind,
+  options: Partial<SugarOptions> = {}, detectOptions: Partial<SugarOptions> = options,
+): RemovalResult {
+  return withMol(rdkit, smiles, (mol) => {
+    const m = sugarMolecule(rdkit, mol);
+    const p = presenceOf(new SugarRemover(m, withDefaults(detectOptions)));
+    const found = kind === 'circular' ? p.hasCircular : kind === 'linear' ? p.hasLinear : p.hasCircular || p.hasLinear;
+    if (!found) return { found, smiles: '' };
+    const opts = withDefaults(options);
+    const present = allAtoms(m);
+    if (opts.onlyTerminal && components(m.g, present).length > 1) {
+      // The SRU refuses this combination with this message (sic: "atomcontainer").
+      throw new AppError(422, 'Only terminal sugar moieties should be removed but the given atomcontainer already contains multiple unconnected structures.', 'invalid_input');
+    }
+    const kept = new SugarRemover(m, opts).remove(present, kind);
+    return { found, smiles: keptSmiles(rdkit, mol, kept, opts.markAttachPoints) };
+  });
+}

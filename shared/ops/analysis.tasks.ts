@@ -1,0 +1,147 @@
+/**
+ * Worker tasks for the natural-product analysis family: NP-likeness, descriptors, filters.
+ * Data tables (NP model, SA fragment scores, QED parameters, PAINS SMARTS) are read once
+ * per thread, on first use, from shared/chem/data.
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type { MediaType, TaskTable } from './types.ts';
+import { AppError } from '../errors.ts';
+import { withMol, type RDKit } from '../chem/rdkit.ts';
+import type { FragmentTable } from '../chem/morgan-env.ts';
+import { npLikeness, parseNpModel } from '../chem/nplikeness.ts';
+import { pyRound } from '../chem/descriptors-format.ts';
+import type { QedData } from '../chem/qed.ts';
+import { coconutDescriptors, type CoconutDescriptors, type DescriptorPlugins } from '../chem/descriptors.ts';
+import { descriptorsHtml } from '../chem/descriptors-html.ts';
+import { murckoFramework } from '../chem/descriptors-murcko.ts';
+import { detectSugars } from '../chem/sugars.ts';
+import { parseSaTable } from '../chem/sascore.ts';
+import { parsePains, type PainsEntry } from '../chem/filters-pains.ts';
+import { filterFlags, formatLine, keep, parseRange, type FilterOptions, type Range } from '../chem/filters.ts';
+
+const dataFile = (name: string) => new URL(`../chem/data/${name}`, import.meta.url);
+const readGzip = (name: string) => gunzipSync(readFileSync(dataFile(name))).toString('utf8');
+
+let npModelCache: FragmentTable | undefined;
+/** The NP-likeness model (266k environment scores), loaded on first use. */
+export function npModel(): FragmentTable {
+  npModelCache ??= parseNpModel(readGzip('nplikeness.model.tsv.gz'));
+  return npModelCache;
+}
+
+let qedCache: QedData | undefined;
+export function qedData(): QedData {
+  qedCache ??= JSON.parse(readFileSync(dataFile('qed.json'), 'utf8')) as QedData;
+  return qedCache;
+}
+
+let saCache: FragmentTable | undefined;
+/** The SA-score fragment table (705k environment scores), loaded on first use. */
+export function saTable(): FragmentTable {
+  saCache ??= parseSaTable(readGzip('sascore.fpscores.tsv.gz'));
+  return saCache;
+}
+
+let painsCache: PainsEntry[] | undefined;
+export function painsEntries(): PainsEntry[] {
+  painsCache ??= parsePains(readFileSync(dataFile('pains.wehi_pains.csv'), 'utf8'));
+  return painsCache;
+}
+
+/** Most molecules one all_filters call evaluates (each costs up to ~50 ms). */
+export const MAX_FILTER_MOLECULES = 1000;
+
+interface FilterArgs {
+  smiles: string | string[];
+  pains: boolean;
+  lipinski: boolean;
+  veber: boolean;
+  reos: boolean;
+  ghose: boolean;
+  ruleofthree: boolean;
+  qedscore: string;
+  sascore: string;
+  nplikeness: string;
+  filterOperator: 'AND' | 'OR';
+}
+
+function range(name: string, text: string): Range | undefined {
+  if (text.trim() === '') return undefined;
+  const r = parseRange(text);
+  if (!r) throw new AppError(422, `${name} must be a range "min-max", e.g. "0-10" or "-5-5": ${text}`, 'invalid_input');
+  return r;
+}
+
+function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
+  const plugins: DescriptorPlugins = {
+    murcko: murckoFramework,
+    // The Sugar Removal Utility with its default settings, as the COCONUT descriptors use it.
+    sugars: () => {
+      const found = detectSugars(rdkit, smiles);
+      return { linear: found.hasLinear, circular: found.hasCircular };
+    },
+  };
+  return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, { qed: qedData(), np: npModel() }, plugins));
+}
+
+/**
+ * A result whose media type differs from the operation's default (`format=html`); the HTTP
+ * layer sends `body` verbatim with `mediaType`, MCP returns `body` as text.
+ */
+export interface MediaResult {
+  mediaType: MediaType;
+  body: string;
+}
+
+export const analysisTasks: TaskTable = {
+  generate_nplikeness_score(args: { smiles: string }, { rdkit }) {
+    return withMol(rdkit, args.smiles, (mol) => pyRound(npLikeness(rdkit, mol, npModel()).score, 2));
+  },
+
+  generate_descriptors(args: { smiles: string; format: 'json' | 'html'; toolkit: 'rdkit' }, { rdkit }) {
+    const values = describe(rdkit, args.smiles);
+    if (args.format === 'html') return { mediaType: 'text/html', body: descriptorsHtml(values) } satisfies MediaResult;
+    return values;
+  },
+
+  generate_multiple_descriptors(args: { smiles: string; toolkit: 'rdkit' }, { rdkit }) {
+    const items = args.smiles
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (items.length < 2) throw new AppError(422, 'At least two molecules are required.', 'invalid_input');
+    const out: Record<string, CoconutDescriptors> = {};
+    for (const item of items) out[item] ??= describe(rdkit, item);
+    return out;
+  },
+
+  filter_molecules(args: FilterArgs, { rdkit, signal, progress }) {
+    const lines = (Array.isArray(args.smiles) ? args.smiles : args.smiles.split(/\r?\n/))
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (lines.length > MAX_FILTER_MOLECULES) {
+      throw new AppError(422, `At most ${MAX_FILTER_MOLECULES} molecules per request (got ${lines.length})`, 'invalid_input');
+    }
+    const opts: FilterOptions = {
+      pains: args.pains,
+      lipinski: args.lipinski,
+      veber: args.veber,
+      reos: args.reos,
+      ghose: args.ghose,
+      ruleofthree: args.ruleofthree,
+      qed: range('qedscore', args.qedscore),
+      sa: range('sascore', args.sascore),
+      np: range('nplikeness', args.nplikeness),
+    };
+    const tables = { pains: painsEntries(), qed: qedData(), np: npModel(), sa: saTable() };
+    const out: string[] = [];
+    lines.forEach((smiles, i) => {
+      signal.throwIfAborted();
+      const flags = withMol(rdkit, smiles, (mol) => filterFlags(rdkit, mol, opts, tables));
+      if (keep(flags, args.filterOperator)) out.push(formatLine(smiles, flags));
+      if (i % 50 === 49) progress(Math.round(((i + 1) * 100) / lines.length));
+    });
+    return out;
+  },
+};

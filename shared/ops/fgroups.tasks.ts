@@ -1,0 +1,12 @@
+/** Worker task for Ertl functional groups; see fgroups.ts for the registry entry. */
+import { functionalGroups } from '../chem/ifg.ts';
+import { withMol } from '../chem/rdkit.ts';
+import type { TaskContext, TaskTable } from './types.ts';
+
+export const fgroupsTasks: TaskTable = {
+  generate_fragment_functional_groups: (args: { smiles: string }, ctx: TaskContext) => {
+    const groups = withMol(ctx.rdkit, args.smiles, (mol) => functionalGroups(ctx.rdkit, mol, ctx.signal));
+    // The upstream answer for a molecule without groups, kept for client compatibility.
+    return groups.length ? groups : [{ None: 'No fragments found' }];
+  },
+};

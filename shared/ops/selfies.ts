@@ -1,0 +1,26 @@
+/**
+ * SELFIES conversion (spec §2.2 (23)). The decoder half is exported from the chemistry module
+ * for `generate_smiles` (representation=selfies); only the encoder is its own operation.
+ */
+import { z } from 'zod';
+import { defineOp, type OpDef } from './types.ts';
+import { smiles } from './params.ts';
+
+export const selfiesOps: OpDef[] = [
+  defineOp({
+    name: 'generate_selfies',
+    method: 'GET',
+    path: '/convert/selfies',
+    summary: 'Generates SELFIES string for a given SMILES string',
+    description:
+      'SELFIES 2.x string for the SMILES, in the atom and branch order of the input, as the Python ' +
+      '`selfies` 2.2 encoder writes it (aromatic input is kekulised first; default semantic constraints, ' +
+      'strict). Input that cannot be encoded (unreadable SMILES, failed kekulisation, an atom with more ' +
+      'bonds than its SELFIES capacity, `*` atoms) answers 400 with `{detail}`.',
+    tag: 'convert',
+    args: z.object({ smiles: smiles() }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_selfies',
+  }),
+];

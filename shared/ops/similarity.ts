@@ -1,0 +1,36 @@
+/**
+ * Fingerprint similarity (spec §2.1 (8); the seed's neutral tool name `generate_bitsimilarity_similarity`).
+ */
+import { z } from 'zod';
+import { defineOp, type OpDef } from './types.ts';
+import { int, toolkit } from './params.ts';
+
+// Kept in step with FINGERPRINTERS in shared/chem/similarity.ts (registry files import no chemistry).
+const FINGERPRINTERS = ['ECFP', 'RDKit', 'Atompairs', 'MACCS'] as const;
+
+export const similarityOps: OpDef[] = [
+  defineOp({
+    name: 'generate_bitsimilarity_similarity',
+    method: 'GET',
+    path: '/chem/bitsimilarity',
+    summary: 'Generates the Tanimoto similarity index for a given list of SMILES strings',
+    description:
+      'Tanimoto similarity of bit fingerprints. Two molecules give one number; three or more give the ' +
+      'full matrix (a JSON array of rows, in input order, computed with the requested fingerprint; the ' +
+      'original service answered an HTML table built with default settings). ECFP is a Morgan bit vector ' +
+      'with chirality whose Morgan radius is floor(radius / 2): `radius` is the ECFP diameter, so the ' +
+      'default 2 means ECFP2. RDKit and Atompairs use `nBits`; MACCS is always 167 bits. Only the RDKit ' +
+      'toolkit is available (no CDK PubChem fingerprint, no MAPC). At most 500 molecules per call.',
+    tag: 'chem',
+    args: z.object({
+      smiles: z.string().min(1).max(100_000).describe('Comma-separated SMILES, at least two'),
+      toolkit: toolkit(['rdkit'] as const),
+      fingerprinter: z.enum(FINGERPRINTERS).default('ECFP').describe(`Fingerprint: ${FINGERPRINTERS.join(', ')}`),
+      nBits: int(2048, 8, 16384, 'Fingerprint length in bits (not used by MACCS)'),
+      radius: int(2, 0, 12, 'ECFP diameter: the Morgan radius is floor(radius / 2)'),
+    }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_bitsimilarity_similarity',
+  }),
+];

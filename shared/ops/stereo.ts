@@ -1,0 +1,29 @@
+/** Stereoisomer enumeration (spec §2.1 (1)). */
+import { z } from 'zod';
+import { defineOp, type OpDef } from './types.ts';
+import { int, smiles } from './params.ts';
+
+export const stereoOps: OpDef[] = [
+  defineOp({
+    name: 'enumerate_stereoisomers',
+    method: 'GET',
+    path: '/chem/stereoisomers',
+    summary: 'Enumerate all possible stereoisomers',
+    description:
+      'All stereoisomers over the unassigned tetrahedral centres and stereogenic double bonds (assigned ' +
+      'ones are kept), unique by canonical isomeric SMILES and sorted lexicographically; returns a JSON ' +
+      'array of SMILES. Pseudo-asymmetric and ring-dependent centres are included, so alkane counts ' +
+      'match the published ones (native RDKit misses some). At most `max_isomers` (default 1024, as ' +
+      "RDKit's default) are returned: when the cap, or the budget of max(4096, 4 x max_isomers) " +
+      'configurations tried, cuts the enumeration short, the answer is instead the object ' +
+      '`{"isomers": [...], "truncated": true, "max_isomers": n, "stereo_elements": k}`.',
+    tag: 'chem',
+    args: z.object({
+      smiles: smiles(),
+      max_isomers: int(1024, 1, 1024, 'Largest number of stereoisomers returned'),
+    }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'enumerate_stereoisomers',
+  }),
+];

@@ -1,0 +1,69 @@
+/** Worker tasks of the Sugar Removal Utility family; see sugars.ts for the registry entries. */
+import { AppError } from '../errors.ts';
+import {
+  detectSugars, removeSugars, sugarInfoMessage, type PreservationMode, type SugarKind, type SugarOptions,
+} from '../chem/sugars.ts';
+import type { TaskContext, TaskTable } from './types.ts';
+
+interface Args {
+  smiles: string;
+  gly_bond?: boolean;
+  oxygen_atoms?: boolean;
+  oxygen_atoms_threshold?: number;
+  spiro_sugars?: boolean;
+  keto_sugars?: boolean;
+  linear_sugars_in_rings?: boolean;
+  linear_sugars_min_size?: number;
+  linear_sugars_max_size?: number;
+  linear_acidic_sugars?: boolean;
+  only_terminal?: boolean;
+  preservation_mode?: number;
+  preservation_threshold?: number;
+  mark_attach_points?: boolean;
+}
+
+const MODES: Record<number, PreservationMode> = { 1: 'all', 2: 'heavy-atom-count', 3: 'molecular-weight' };
+
+function options(a: Args): Partial<SugarOptions> {
+  if (a.linear_sugars_min_size !== undefined && a.linear_sugars_max_size !== undefined
+    && a.linear_sugars_min_size > a.linear_sugars_max_size) {
+    throw new AppError(422, 'linear_sugars_min_size must not exceed linear_sugars_max_size', 'invalid_input');
+  }
+  return {
+    glycosidicBond: a.gly_bond,
+    oxygenAtoms: a.oxygen_atoms,
+    oxygenAtomsThreshold: a.oxygen_atoms_threshold,
+    spiroSugars: a.spiro_sugars,
+    ketoSugars: a.keto_sugars,
+    linearSugarsInRings: a.linear_sugars_in_rings,
+    linearMinSize: a.linear_sugars_min_size,
+    linearMaxSize: a.linear_sugars_max_size,
+    linearAcidicSugars: a.linear_acidic_sugars,
+    onlyTerminal: a.only_terminal,
+    preservationMode: a.preservation_mode === undefined ? undefined : MODES[a.preservation_mode],
+    preservationThreshold: a.preservation_threshold,
+    markAttachPoints: a.mark_attach_points,
+  };
+}
+
+/**
+ * The original service answered these texts; an empty remainder was a 422 whose detail each
+ * route worded differently (kept verbatim, including the status prefix it re-wrapped).
+ */
+function removal(kind: SugarKind, notFound: string, empty: string) {
+  return (a: Args, ctx: TaskContext): string => {
+    const opts = options(a);
+    // Presence was tested before the glycosidic-bond requirement was switched on.
+    const r = removeSugars(ctx.rdkit, a.smiles, kind, opts, { ...opts, glycosidicBond: false });
+    if (!r.found) return notFound;
+    if (r.smiles === '') throw new AppError(422, empty);
+    return r.smiles;
+  };
+}
+
+export const sugarsTasks: TaskTable = {
+  get_sugar_information: (a: Args, ctx: TaskContext) => sugarInfoMessage(detectSugars(ctx.rdkit, a.smiles, options(a))),
+  remove_linear_sugars: removal('linear', 'No Linear sugar found', '422: Error reading SMILES string, please check again.'),
+  remove_circular_sugars: removal('circular', 'No Circular sugars found', '422: Error processing SMILES string.'),
+  remove_linear_and_circular_sugars: removal('both', 'No Linear or Circular sugars found', '422: Error processing SMILES string, please check again.'),
+};
