@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import type { MediaType, TaskTable } from './types.ts';
+import type { MediaResult, TaskTable } from './types.ts';
 import { AppError } from '../errors.ts';
 import { withMol, type RDKit } from '../chem/rdkit.ts';
 import type { FragmentTable } from '../chem/morgan-env.ts';
@@ -83,15 +83,6 @@ function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
     },
   };
   return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, { qed: qedData(), np: npModel() }, plugins));
-}
-
-/**
- * A result whose media type differs from the operation's default (`format=html`); the HTTP
- * layer sends `body` verbatim with `mediaType`, MCP returns `body` as text.
- */
-export interface MediaResult {
-  mediaType: MediaType;
-  body: string;
 }
 
 export const analysisTasks: TaskTable = {

@@ -4,6 +4,8 @@
  */
 import type { z } from 'zod';
 import type { RDKit } from '../chem/rdkit.ts';
+import type { JobRunner } from '../jobs/types.ts';
+import type { CatalogStore } from '../catalog/store/types.ts';
 
 export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 'text/html';
 
@@ -33,6 +35,40 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject> {
   mode: 'quick' | 'long';
   /** Name of the worker task that computes the result. */
   task: string;
+  /**
+   * Optional orchestration in the api process (no RDKit there): when present, REST and MCP
+   * call this instead of submitting `task` directly. It may submit jobs through `runner`
+   * (usually `task` itself), read job records, or answer from the catalog store first.
+   */
+  api?: ApiHandler;
+  /** HTTP status of a successful answer (default 200; 202 for a submission). */
+  successStatus?: number;
+}
+
+/** What an api-side handler may use. */
+export interface ApiContext {
+  runner: JobRunner;
+  store?: CatalogStore;
+  /** Absolute base of this service as the client sees it, e.g. `http://host:8000`, for status URLs. */
+  baseUrl: string;
+  /** Prefix the request came in under (`/latest`, `/v1` or ''), so answers link back consistently. */
+  prefix: string;
+}
+
+export type ApiHandler = (args: any, ctx: ApiContext) => Promise<unknown>;
+
+/**
+ * A result whose media type differs from the operation's default (e.g. `format=html`): the HTTP
+ * layer sends `body` verbatim with `mediaType`; MCP returns `body` as text.
+ */
+export interface MediaResult {
+  mediaType: MediaType;
+  body: string;
+}
+
+export function isMediaResult(v: unknown): v is MediaResult {
+  return !!v && typeof v === 'object' && typeof (v as MediaResult).mediaType === 'string'
+    && typeof (v as MediaResult).body === 'string' && Object.keys(v).length === 2;
 }
 
 export interface TaskContext {

@@ -6,7 +6,8 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { analysisTasks, type MediaResult } from '../../shared/ops/analysis.tasks.ts';
+import { analysisTasks } from '../../shared/ops/analysis.tasks.ts';
+import type { MediaResult } from '../../shared/ops/types.ts';
 import { analysisOps } from '../../shared/ops/analysis.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 

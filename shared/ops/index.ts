@@ -1,0 +1,53 @@
+/**
+ * THE operation registry: every chemistry operation, in the order of the seed's tool table
+ * (chem, convert, depict, tools). REST routes, MCP tools, the OpenAPI document and worker
+ * dispatch are all derived from this list; nothing else lists the operations.
+ *
+ * This module imports no chemistry (the api process never loads RDKit); the task
+ * implementations are gathered in `tasks.ts`, which only worker threads import.
+ */
+import type { OpDef } from './types.ts';
+import { analysisOps } from './analysis.ts';
+import { fgroupsOps } from './fgroups.ts';
+import { hoseOps } from './hose.ts';
+import { selfiesOps } from './selfies.ts';
+import { similarityOps } from './similarity.ts';
+import { stereoOps } from './stereo.ts';
+import { structgenOps } from './structgen.ts';
+import { structureOps } from './structure.ts';
+import { sugarsOps } from './sugars.ts';
+import { threedOps } from './threed.ts';
+
+const all: OpDef[] = [
+  ...stereoOps,
+  ...analysisOps,
+  ...hoseOps,
+  ...similarityOps,
+  ...fgroupsOps,
+  ...structureOps,
+  ...threedOps,
+  ...selfiesOps,
+  ...structgenOps,
+  ...sugarsOps,
+];
+
+/** Order in tools/list and /docs: by router (chem, convert, depict, tools), then path. */
+const ROUTER_ORDER = ['/chem', '/convert', '/depict', '/tools'];
+const routerRank = (op: OpDef) => ROUTER_ORDER.findIndex((r) => op.path.startsWith(`${r}/`));
+
+export const OPERATIONS: readonly OpDef[] = Object.freeze(
+  [...all].sort((a, b) => routerRank(a) - routerRank(b) || all.indexOf(a) - all.indexOf(b)),
+);
+
+export const OPERATIONS_BY_NAME: ReadonlyMap<string, OpDef> = new Map(OPERATIONS.map((op) => [op.name, op]));
+
+// Duplicate names or routes are programming errors: fail at import, not at the first request.
+{
+  const routes = new Set<string>();
+  for (const op of OPERATIONS) {
+    const key = `${op.method} ${op.path}`;
+    if (routes.has(key)) throw new Error(`Operation registry: two operations on ${key}`);
+    routes.add(key);
+  }
+  if (OPERATIONS_BY_NAME.size !== OPERATIONS.length) throw new Error('Operation registry: duplicate tool names');
+}
