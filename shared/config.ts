@@ -55,6 +55,14 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Import the LOTUS demo set into an empty embedded store at first start. */
   SEED_DEMO: boolVar(true),
+  /** Most pages one PDF extraction reads. */
+  PDF_MAX_PAGES: intVar(200, 1),
+  /** External compound database (PubChem PUG-REST compatible) for retrieve_extdb_smiles. */
+  EXTDB_URL: z.string().trim().url('must be a URL').default('https://pubchem.ncbi.nlm.nih.gov/rest/pug'),
+  /** Timeout of one request to the external compound database, in ms. */
+  EXTDB_TIMEOUT_MS: intVar(10_000, 100),
+  /** Optional external classification service with the upstream (ClassyFire-style) API. */
+  CHEMCLASS_URL: urlVar,
 });
 
 export type Config = z.infer<typeof schema>;

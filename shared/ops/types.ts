@@ -13,8 +13,12 @@ export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 't
 export type BodySpec =
   /** Raw `text/plain` body (also accepted as JSON `{<field>: ...}` for MCP clients). */
   | { kind: 'text'; field: string }
-  /** multipart/form-data upload; the file bytes reach the task base64-encoded in `<field>`. */
-  | { kind: 'multipart'; field: string; maxBytes?: number }
+  /**
+   * multipart/form-data upload of the file field `field`; its bytes reach the task base64-encoded
+   * in the argument `into` (the same argument MCP clients send), its file name in `filenameInto`.
+   * Other form fields are arguments like query parameters.
+   */
+  | { kind: 'multipart'; field: string; into: string; filenameInto?: string }
   /** JSON object body whose properties are arguments. */
   | { kind: 'json' };
 
