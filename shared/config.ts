@@ -42,6 +42,15 @@ const schema = z.object({
   TASK_TIMEOUT_MS: intVar(60_000, 100),
   /** Hard limit for long operations (structure generation, PDFs, classification). */
   LONG_TASK_TIMEOUT_MS: intVar(600_000, 1000),
+  /** Prefix of every BullMQ key in Redis (several deployments can share one Redis). */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').default('natprod'),
+  /** Attempts per job when a worker fails for an infrastructure reason (bad input is never retried). */
+  JOB_ATTEMPTS: intVar(3, 1),
+  /**
+   * BullMQ lock duration in ms: a job whose worker process died is handed to another worker after
+   * at most about this long (stalled-job recovery).
+   */
+  JOB_LOCK_MS: intVar(30_000, 1000),
   /** Seconds a finished job and its result stay available to GET /jobs/{id}. */
   JOB_RESULT_TTL: intVar(3600, 1),
   /** Bytes accepted in a JSON or text request body. */

@@ -23,6 +23,17 @@ export interface SubmitOptions {
   mode?: 'quick' | 'long';
   /** Per-job timeout override in ms. */
   timeoutMs?: number;
+  /**
+   * Idempotency key: when a job with this id exists and has not failed or been cancelled, it is
+   * returned instead of a new one (same structure classified twice → one job, one result).
+   */
+  jobId?: string;
+}
+
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  active: number;
 }
 
 export interface JobRunner {
@@ -36,7 +47,7 @@ export interface JobRunner {
   cancel(id: string): Promise<JobRecord | undefined>;
   /** Submit and wait; throws AppError for a failed job, 504 naming the job on timeout. */
   run(op: string, task: string, args: unknown, opts?: SubmitOptions & { waitMs?: number }): Promise<unknown>;
-  /** Jobs waiting per queue (for the queue-depth gauge). */
-  depth(): Promise<Record<string, number>>;
+  /** Jobs waiting and running per queue (for the queue-depth gauges). */
+  depth(): Promise<QueueDepth[]>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@
  */
 import type { OpDef } from './types.ts';
 import { analysisOps } from './analysis.ts';
+import { convertOps } from './convert.ts';
 import { fgroupsOps } from './fgroups.ts';
 import { hoseOps } from './hose.ts';
 import { selfiesOps } from './selfies.ts';
@@ -25,6 +26,7 @@ const all: OpDef[] = [
   ...similarityOps,
   ...fgroupsOps,
   ...structureOps,
+  ...convertOps,
   ...threedOps,
   ...selfiesOps,
   ...structgenOps,

@@ -5,6 +5,7 @@
 import type { TaskTable } from './types.ts';
 import { analysisTasks } from './analysis.tasks.ts';
 import { catalogTasks } from './catalog.tasks.ts';
+import { convertTasks } from './convert.tasks.ts';
 import { fgroupsTasks } from './fgroups.tasks.ts';
 import { hoseTasks } from './hose.tasks.ts';
 import { selfiesTasks } from './selfies.tasks.ts';
@@ -18,6 +19,7 @@ import { threedTasks } from './threed.tasks.ts';
 const families: TaskTable[] = [
   analysisTasks,
   catalogTasks,
+  convertTasks,
   fgroupsTasks,
   hoseTasks,
   selfiesTasks,

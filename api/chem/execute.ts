@@ -1,0 +1,70 @@
+/**
+ * One code path for an operation, whoever calls it: the REST route and the MCP tool both come
+ * here with validated arguments. An operation either has an api-side handler, or its task is
+ * submitted to the job runner and (for quick operations) awaited.
+ */
+import type { ApiContext, MediaType, OpDef } from '../../shared/ops/types.ts';
+import { isMediaResult } from '../../shared/ops/types.ts';
+import type { JobRecord } from '../../shared/jobs/types.ts';
+import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
+
+export interface Submission {
+  job_id: string;
+  status: JobRecord['status'];
+  status_url: string;
+}
+
+export type Outcome =
+  | { kind: 'value'; status: number; mediaType: MediaType; value: unknown }
+  | { kind: 'job'; status: 202; submission: Submission; record: JobRecord };
+
+export interface ExecOptions {
+  /** Answer 202 with the job instead of waiting, whatever the operation's mode. */
+  async?: boolean;
+  /** Wait for long operations too (MCP, whose clients cannot poll our job routes). */
+  waitForLong?: boolean;
+  /** How long to wait for a long operation when waitForLong is set. */
+  longWaitMs: number;
+  onProgress?: (rec: JobRecord) => void;
+}
+
+export function jobStatusUrl(ctx: ApiContext, id: string): string {
+  return `${ctx.baseUrl}${ctx.prefix}/jobs/${encodeURIComponent(id)}`;
+}
+
+export async function executeOp(op: OpDef, args: Record<string, unknown>, ctx: ApiContext, opts: ExecOptions): Promise<Outcome> {
+  if (op.api) {
+    return wrap(op, await op.api(args, ctx), op.successStatus ?? 200);
+  }
+  const waitLong = op.mode === 'long' && opts.waitForLong;
+  if (opts.async || (op.mode === 'long' && !waitLong)) {
+    const record = await ctx.runner.submit(op.name, op.task, args, { mode: op.mode });
+    return { kind: 'job', status: 202, record, submission: { job_id: record.id, status: record.status, status_url: jobStatusUrl(ctx, record.id) } };
+  }
+  if (waitLong) {
+    const record = await ctx.runner.submit(op.name, op.task, args, { mode: 'long' });
+    return wrap(op, await waitWithProgress(ctx, record, opts), 200);
+  }
+  return wrap(op, await ctx.runner.run(op.name, op.task, args, { mode: op.mode }), 200);
+}
+
+async function waitWithProgress(ctx: ApiContext, record: JobRecord, opts: ExecOptions): Promise<unknown> {
+  const deadline = Date.now() + opts.longWaitMs;
+  let rec = record;
+  while (!isFinished(rec) && Date.now() < deadline) {
+    rec = await ctx.runner.wait(rec.id, Math.min(1000, Math.max(1, deadline - Date.now())));
+    opts.onProgress?.(rec);
+  }
+  return resultOf(rec, opts.longWaitMs);
+}
+
+function wrap(op: OpDef, value: unknown, status: number): Outcome {
+  if (isMediaResult(value)) return { kind: 'value', status, mediaType: value.mediaType, value: value.body };
+  return { kind: 'value', status, mediaType: op.output, value };
+}
+
+/** The HTTP body of a value: JSON media types are JSON-encoded (strings too, as FastAPI does). */
+export function encodeBody(mediaType: MediaType, value: unknown): string {
+  if (mediaType === 'application/json') return JSON.stringify(value ?? null);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

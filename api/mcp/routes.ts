@@ -1,0 +1,62 @@
+/**
+ * MCP over HTTP: legacy SSE (`GET /mcp` + `POST /mcp/messages/?session_id=`) for clients such as
+ * `mcp-remote --transport sse-only`, and stateless Streamable HTTP on `POST /mcp` (a fresh server
+ * per request, so any api replica can answer any call).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SseTransport } from './sse.ts';
+import type { ApiContext } from '../../shared/ops/types.ts';
+import { createMcpServer, type McpOptions } from './tools.ts';
+
+export interface McpRouteOptions extends Omit<McpOptions, 'context'> {
+  context: (req: FastifyRequest) => ApiContext;
+}
+
+export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
+  const serverFor = (req: FastifyRequest) => createMcpServer({ ...opts, context: () => opts.context(req) });
+  const sessions = new Map<string, SseTransport>();
+
+  app.get('/mcp', async (req: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const transport = new SseTransport(reply.raw, '/mcp/messages/');
+    sessions.set(transport.sessionId, transport);
+    transport.onclose = () => sessions.delete(transport.sessionId);
+    await serverFor(req).connect(transport);
+  });
+
+  const post = async (req: FastifyRequest, reply: FastifyReply) => {
+    const q = req.query as Record<string, string | undefined>;
+    const id = q.session_id ?? q.sessionId;
+    if (!id) return reply.code(400).type('text/plain').send('session_id is required');
+    if (!/^[0-9a-f]{32}$/.test(id)) return reply.code(400).type('text/plain').send('Invalid session ID');
+    const transport = sessions.get(id);
+    if (!transport) return reply.code(404).type('text/plain').send('Could not find session');
+    try {
+      transport.receive(req.body);
+    } catch {
+      return reply.code(400).send({ error: 'Could not parse message' });
+    }
+    return reply.code(202).send({ message: 'Accepted' });
+  };
+  app.post('/mcp/messages', post);
+
+  app.post('/mcp', async (req: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const server = serverFor(req);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req.raw, reply.raw, req.body);
+  });
+
+  // Stateless: no server-initiated stream and no session to delete.
+  app.delete('/mcp', async (_req, reply) => reply.code(405).header('allow', 'GET, POST').send({ detail: 'Method Not Allowed' }));
+
+  app.addHook('onClose', async () => {
+    for (const t of sessions.values()) await t.close();
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * The OpenAPI 3.1 document, derived from the operation registry (one operation per tool, the tool
+ * name as operationId) and from the catalog resource table. Served at /openapi.json and by
+ * Swagger UI at /docs.
+ */
+import { z } from 'zod';
+import { OPERATIONS } from '../shared/ops/index.ts';
+import type { OpDef } from '../shared/ops/types.ts';
+import { RESOURCES, ROUTED } from '../shared/catalog/resources.ts';
+
+/**
+ * JSON Schema of an operation's arguments as a client sends them, with each argument's default
+ * (zod drops defaults of preprocessed values, so they are read back by parsing `undefined`).
+ */
+export function argsJsonSchema(op: OpDef): { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[] } {
+  const schema = z.toJSONSchema(op.args, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const [key, prop] of Object.entries(schema.properties ?? {})) {
+    const field = op.args.shape[key] as z.ZodType;
+    const dflt = field.safeParse(undefined);
+    properties[key] = { title: key, ...prop, ...(dflt.success && dflt.data !== undefined ? { default: dflt.data } : {}) };
+  }
+  return { type: 'object', properties, required: schema.required ?? [] };
+}
+
+const MEDIA_EXAMPLE: Record<string, Record<string, unknown>> = {
+  'application/json': { schema: {} },
+  'text/plain': { schema: { type: 'string' } },
+  'image/svg+xml': { schema: { type: 'string' } },
+  'text/html': { schema: { type: 'string' } },
+};
+
+const errorResponses = {
+  '422': { description: 'Invalid structure or parameters: `{"detail": ...}`' },
+  '504': { description: 'The job did not finish in time; the detail names its id' },
+};
+
+function chemOperation(op: OpDef) {
+  const args = argsJsonSchema(op);
+  const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const inBody = new Set<string>();
+  let requestBody: Record<string, unknown> | undefined;
+  if (op.body?.kind === 'text') {
+    inBody.add(op.body.field);
+    requestBody = {
+      required: true,
+      content: {
+        'text/plain': { schema: { type: 'string' } },
+        'application/json': { schema: { type: 'object', properties: { [op.body.field]: args.properties[op.body.field] } } },
+      },
+    };
+  } else if (op.body?.kind === 'multipart') {
+    const { field, into, filenameInto } = op.body;
+    inBody.add(into);
+    if (filenameInto) inBody.add(filenameInto);
+    requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', properties: { [field]: { type: 'string', format: 'binary' } }, required: [field] },
+        },
+        'application/json': { schema: { type: 'object', properties: Object.fromEntries([...inBody].map((k) => [k, args.properties[k]])) } },
+      },
+    };
+  }
+  const parameters = Object.entries(args.properties)
+    .filter(([k]) => !inBody.has(k))
+    .map(([name, schema]) => ({
+      name,
+      in: pathParams.includes(name) ? 'path' : 'query',
+      required: pathParams.includes(name) || args.required.includes(name),
+      description: schema.description,
+      schema,
+    }));
+  parameters.push({
+    name: 'async',
+    in: 'query',
+    required: false,
+    description: 'Answer 202 with a job id at once instead of waiting for the result',
+    schema: { type: 'boolean', default: false } as never,
+  });
+  const ok = { description: 'Successful response', content: { [op.output]: MEDIA_EXAMPLE[op.output] } };
+  return {
+    operationId: op.name,
+    tags: [op.tag],
+    summary: op.summary,
+    description: `${op.description ?? ''}${op.mode === 'long' ? '\n\nLong operation: answers 202 `{job_id, status, status_url}`; poll the status URL.' : ''}`.trim(),
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
+    responses: { [String(op.successStatus ?? (op.mode === 'long' ? 202 : 200))]: ok, ...errorResponses },
+  };
+}
+
+function catalogPaths() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const security = [{ bearer: [] }];
+  for (const name of ROUTED) {
+    const tags = [`catalog: ${name}`];
+    const json = (description: string) => ({ required: true, description, content: { 'application/json': { schema: { type: 'object' } } } });
+    paths[`/api/${name}`] = {
+      get: { operationId: `catalog_${name}_detail`, tags, security, summary: `Describe ${name}: fields, relations, scopes, actions, rules`, responses: { '200': { description: 'Detail' } } },
+      delete: { operationId: `catalog_${name}_delete`, tags, security, summary: `Delete ${name} by id (admin)`, requestBody: json('`{"resources": [ids]}`'), responses: { '200': { description: 'The deleted records' } } },
+    };
+    paths[`/api/${name}/search`] = {
+      post: { operationId: `catalog_${name}_search`, tags, security, summary: `Search ${name}`, requestBody: json('`{"search": {scopes, filters, sorts, selects, includes, aggregates, gates, page, limit}}`'), responses: { '200': { description: 'Paginated records' } } },
+    };
+    paths[`/api/${name}/mutate`] = {
+      post: { operationId: `catalog_${name}_mutate`, tags, security, summary: `Create or update ${name} (curator)`, requestBody: json('`{"mutate": [{operation, key?, attributes, relations}]}`'), responses: { '200': { description: '`{created, updated}`' } } },
+    };
+    if (RESOURCES[name].actions.length) {
+      paths[`/api/${name}/actions/{action}`] = {
+        post: {
+          operationId: `catalog_${name}_action`,
+          tags,
+          security,
+          summary: `Run an action on ${name}: ${RESOURCES[name].actions.map((a) => a.uriKey).join(', ')}`,
+          parameters: [{ name: 'action', in: 'path', required: true, schema: { type: 'string', enum: RESOURCES[name].actions.map((a) => a.uriKey) } }],
+          requestBody: json('`{"search": {...}, "fields": [...]}`'),
+          responses: { '200': { description: '`{"data": {"impacted": n}}`' } },
+        },
+      };
+    }
+  }
+  return paths;
+}
+
+export function buildOpenApi(version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    paths[op.path] ??= {};
+    paths[op.path][op.method.toLowerCase()] = chemOperation(op);
+  }
+  paths['/jobs/{id}'] = {
+    get: { operationId: 'get_job', tags: ['jobs'], summary: 'Status and result of a job', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{id, op, status, progress, result?, error?, created_at, started_at?, finished_at?}`' }, '404': { description: 'Unknown or expired job' } } },
+    delete: { operationId: 'cancel_job', tags: ['jobs'], summary: 'Cancel a queued or running job', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'The job record after cancellation' }, '404': { description: 'Unknown or expired job' } } },
+  };
+  Object.assign(paths, catalogPaths());
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'natprod',
+      version,
+      description:
+        'Natural-product catalog (COCONUT-style REST API under /api, bearer tokens) and chemistry service. Every chemistry ' +
+        'operation is also served under /latest and /v1, and is an MCP tool of the same name at /mcp.',
+    },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Sanctum-style token `<id>|<secret>` (npm run token)' } } },
+    paths,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Entry of the api process: configuration, services, app, listen; ordered shutdown on SIGTERM
+ * (stop accepting, let running jobs finish within SHUTDOWN_GRACE_MS, close pool and store).
+ * Without REDIS_URL this one process is the whole service (inline runner, embedded store).
+ */
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, loadConfig, type Config } from '../shared/config.ts';
+import { buildApp } from './app.ts';
+import { createServices } from './services.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  throw e;
+}
+
+const services = await createServices(config).catch((e: Error) => {
+  console.error(`Cannot start: ${e.message}`);
+  process.exit(1);
+});
+const app = await buildApp({
+  services,
+  logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? {} : {}) },
+});
+
+closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS + 5_000 }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'fatal error, shutting down');
+  else app.log.info({ signal }, 'shutting down');
+  await app.close();
+  await services.close();
+});
+
+await app.listen({ port: config.PORT, host: config.HOST });
+app.log.info(
+  { jobs: services.runner.kind, store: config.MONGO_URL ? 'mongo' : 'embedded', threads: services.pool ? config.WORKERS : 0, version: config.RELEASE_VERSION },
+  'natprod ready',
+);

@@ -1,0 +1,204 @@
+/**
+ * The distributed job runner (api side): jobs go to BullMQ queues in Redis and are run by worker
+ * processes (workers/main.ts). Producers fail fast: with Redis down a submission answers 503 at
+ * once instead of hanging. Cancellation of a running job is published on a Redis channel that
+ * every worker process listens to.
+ */
+import { randomUUID } from 'node:crypto';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AppError } from '../errors.ts';
+import type { JobObserver, RunnerTimeouts } from './executor.ts';
+import { isFinished, isReusable, resultOf } from './outcome.ts';
+import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure, jobOptions, keys } from './queues.ts';
+import type { JobRecord, JobRunner, JobStatus, SubmitOptions } from './types.ts';
+
+export interface BullRunnerOptions {
+  redisUrl: string;
+  prefix: string;
+  attempts: number;
+  timeouts: RunnerTimeouts;
+  observer?: JobObserver;
+}
+
+const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
+
+function unavailable(e: unknown): AppError {
+  return AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable');
+}
+
+export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunner> {
+  const { prefix, timeouts, observer } = opts;
+  // Commands fail at once while disconnected (no offline queue): the HTTP answer is a quick 503.
+  const redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', () => {});
+  await redis.connect().catch((e) => {
+    throw new Error(`Cannot reach Redis at ${opts.redisUrl}: ${(e as Error).message}`);
+  });
+  const queues = {} as Record<QueueMode, Queue>;
+  const events = {} as Record<QueueMode, QueueEvents>;
+  for (const mode of Object.keys(QUEUES) as QueueMode[]) {
+    queues[mode] = new Queue(QUEUES[mode], { connection: redis, prefix });
+    events[mode] = new QueueEvents(QUEUES[mode], { connection: new Redis(opts.redisUrl, { maxRetriesPerRequest: null }), prefix });
+    queues[mode].on('error', () => {});
+    events[mode].on('error', () => {});
+  }
+  await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
+
+  async function find(id: string): Promise<{ job: Job; mode: QueueMode } | undefined> {
+    for (const mode of Object.keys(QUEUES) as QueueMode[]) {
+      const job = await Job.fromId(queues[mode], id);
+      if (job) return { job, mode };
+    }
+    return undefined;
+  }
+
+  async function toRecord(job: Job): Promise<JobRecord> {
+    const state = await job.getState();
+    const data = job.data as JobPayload;
+    let status: JobStatus;
+    let error;
+    if (state === 'completed') status = 'succeeded';
+    else if (state === 'active') status = 'running';
+    else if (state === 'failed') {
+      error = decodeFailure(job.failedReason);
+      status = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    } else status = 'queued';
+    return {
+      id: job.id!,
+      op: data.op,
+      status,
+      progress: (job.progress as JobRecord['progress']) ?? 0,
+      ...(status === 'succeeded' ? { result: job.returnvalue } : {}),
+      ...(status === 'failed' ? { error } : {}),
+      created_at: iso(job.timestamp)!,
+      ...(job.processedOn ? { started_at: iso(job.processedOn) } : {}),
+      ...(job.finishedOn && status !== 'running' && status !== 'queued' ? { finished_at: iso(job.finishedOn) } : {}),
+    };
+  }
+
+  async function cancelledRecord(id: string): Promise<JobRecord | undefined> {
+    const raw = await redis.get(keys.cancelled(prefix, id));
+    return raw ? (JSON.parse(raw) as JobRecord) : undefined;
+  }
+
+  /** Large string arguments (uploads) are stored beside the job and fetched by the worker. */
+  async function offloadBlobs(jobId: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(args)) {
+      if (typeof v === 'string' && v.length > BLOB_THRESHOLD) {
+        const key = keys.blob(prefix, jobId, k);
+        await redis.set(key, v, 'EX', timeouts.resultTtlSeconds);
+        out[k] = { $blob: key };
+      } else out[k] = v;
+    }
+    return out;
+  }
+
+  const runner: JobRunner = {
+    kind: 'bullmq',
+
+    async submit(op, task, args, so: SubmitOptions = {}) {
+      const mode: QueueMode = so.mode === 'long' ? 'long' : 'quick';
+      try {
+        if (so.jobId) {
+          const existing = await Job.fromId(queues[mode], so.jobId);
+          if (existing) {
+            const rec = await toRecord(existing);
+            if (isReusable(rec)) return rec;
+            await existing.remove();
+          }
+          await redis.del(keys.cancelled(prefix, so.jobId));
+        }
+        const jobId = so.jobId ?? randomUUID();
+        const payload: JobPayload = {
+          op,
+          task,
+          args: await offloadBlobs(jobId, (args ?? {}) as Record<string, unknown>),
+          timeoutMs: so.timeoutMs ?? (mode === 'long' ? timeouts.longMs : timeouts.quickMs),
+        };
+        const job = await queues[mode].add(op, payload, jobOptions({ jobId, attempts: opts.attempts, ttlSeconds: timeouts.resultTtlSeconds }));
+        return await toRecord(job);
+      } catch (e) {
+        throw unavailable(e);
+      }
+    },
+
+    async wait(id, timeoutMs) {
+      const found = await find(id).catch((e) => {
+        throw unavailable(e);
+      });
+      if (!found) {
+        const c = await cancelledRecord(id);
+        if (c) return c;
+        throw new AppError(404, `Job ${id} not found`, 'not_found');
+      }
+      const { job, mode } = found;
+      let rec = await toRecord(job);
+      if (!isFinished(rec)) {
+        await job.waitUntilFinished(events[mode], timeoutMs).catch(() => {});
+        const again = await Job.fromId(queues[mode], id);
+        rec = again ? await toRecord(again) : (await cancelledRecord(id)) ?? rec;
+      }
+      if (isFinished(rec) && observer && rec.finished_at) {
+        observer.finished(rec.op, rec.status as 'succeeded', (Date.parse(rec.finished_at) - Date.parse(rec.started_at ?? rec.created_at)) / 1000);
+      }
+      return rec;
+    },
+
+    async get(id) {
+      try {
+        const found = await find(id);
+        if (found) return await toRecord(found.job);
+        return await cancelledRecord(id);
+      } catch (e) {
+        throw unavailable(e);
+      }
+    },
+
+    async cancel(id) {
+      const found = await find(id).catch((e) => {
+        throw unavailable(e);
+      });
+      if (!found) return cancelledRecord(id);
+      const rec = await toRecord(found.job);
+      if (isFinished(rec)) return rec;
+      const cancelled: JobRecord = { ...rec, status: 'cancelled', finished_at: new Date().toISOString() };
+      // The marker stops a worker that picks the job up in the meantime; a queued job is removed,
+      // a running one is told to stop through the channel every worker process subscribes to.
+      await redis.set(keys.cancelled(prefix, id), JSON.stringify(cancelled), 'EX', timeouts.resultTtlSeconds);
+      if (rec.status === 'queued') {
+        try {
+          await found.job.remove();
+          return cancelled;
+        } catch {
+          // it became active meanwhile: cancel it as a running job
+        }
+      }
+      await redis.publish(keys.cancelChannel(prefix), id);
+      return runner.wait(id, 5_000);
+    },
+
+    async run(op, task, args, so = {}) {
+      const rec = await runner.submit(op, task, args, so);
+      const waitMs = so.waitMs ?? timeouts.waitMs;
+      return resultOf(await runner.wait(rec.id, waitMs), waitMs);
+    },
+
+    async depth() {
+      return Promise.all(
+        (Object.keys(QUEUES) as QueueMode[]).map(async (mode) => {
+          const c = await queues[mode].getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+          return { queue: QUEUES[mode], waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
+        }),
+      );
+    },
+
+    async close() {
+      await Promise.all(Object.values(events).map((e) => e.close()));
+      await Promise.all(Object.values(queues).map((q) => q.close()));
+      redis.disconnect();
+    },
+  };
+  return runner;
+}

@@ -1,0 +1,28 @@
+/**
+ * What a runner needs to execute one task: the Piscina pool's `runTask` satisfies it, so the
+ * runners (shared/jobs) do not depend on the worker package.
+ */
+export interface ExecuteHooks {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onStart?: () => void;
+  onProgress?: (value: number | Record<string, unknown>) => void;
+}
+
+export type TaskExecutor = (task: string, args: unknown, hooks: ExecuteHooks) => Promise<unknown>;
+
+/** Told when a job ends, for metrics. */
+export interface JobObserver {
+  finished(op: string, status: 'succeeded' | 'failed' | 'cancelled', seconds: number): void;
+}
+
+export interface RunnerTimeouts {
+  /** Hard limit of a quick task on a thread. */
+  quickMs: number;
+  /** Hard limit of a long task on a thread. */
+  longMs: number;
+  /** How long `run()` waits for a quick job before answering 504 with the job id. */
+  waitMs: number;
+  /** Seconds a finished job stays readable. */
+  resultTtlSeconds: number;
+}

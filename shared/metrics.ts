@@ -1,0 +1,102 @@
+/**
+ * Prometheus metrics of one process (api or worker), each with its own registry. Labels are
+ * bounded: operation names come from the registry, never SMILES, ids or paths with values.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { JobObserver } from './jobs/executor.ts';
+import type { QueueDepth } from './jobs/types.ts';
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  jobObserver: JobObserver;
+  /** Sampled at scrape time. */
+  watchPool(utilization: () => number, threads: () => number): void;
+  watchQueues(depth: () => Promise<QueueDepth[]>): void;
+}
+
+export function createMetrics(role: 'api' | 'worker', version: string): Metrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ role });
+  collectDefaultMetrics({ register: registry });
+
+  new Gauge({ name: 'natprod_build_info', help: 'Release version of this process', labelNames: ['version'], registers: [registry] })
+    .set({ version }, 1);
+
+  const httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route template and status class',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template and status class',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const jobs = new Counter({
+    name: 'natprod_jobs_total',
+    help: 'Finished chemistry jobs by operation and outcome',
+    labelNames: ['op', 'outcome'] as const,
+    registers: [registry],
+  });
+  const jobDuration = new Histogram({
+    name: 'natprod_job_duration_seconds',
+    help: 'Run time of finished chemistry jobs by operation and outcome',
+    labelNames: ['op', 'outcome'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900],
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    httpRequests,
+    httpDuration,
+    jobObserver: {
+      finished(op, outcome, seconds) {
+        jobs.inc({ op, outcome });
+        jobDuration.observe({ op, outcome }, Math.max(0, seconds));
+      },
+    },
+    watchPool(utilization, threads) {
+      new Gauge({
+        name: 'natprod_pool_utilization',
+        help: 'Share of the chemistry thread pool busy since it started (Piscina utilization, 0..1)',
+        registers: [registry],
+        collect() {
+          this.set(utilization());
+        },
+      });
+      new Gauge({
+        name: 'natprod_pool_threads',
+        help: 'Chemistry worker threads in this process',
+        registers: [registry],
+        collect() {
+          this.set(threads());
+        },
+      });
+    },
+    watchQueues(depth) {
+      const waiting = new Gauge({ name: 'natprod_queue_waiting', help: 'Jobs waiting per queue', labelNames: ['queue'] as const, registers: [registry] });
+      new Gauge({
+        name: 'natprod_queue_active',
+        help: 'Jobs running per queue',
+        labelNames: ['queue'] as const,
+        registers: [registry],
+        async collect() {
+          try {
+            for (const d of await depth()) {
+              this.set({ queue: d.queue }, d.active);
+              waiting.set({ queue: d.queue }, d.waiting);
+            }
+          } catch {
+            // Redis down: leave the last values; /health reports the outage.
+          }
+        },
+      });
+    },
+  };
+}

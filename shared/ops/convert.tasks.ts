@@ -1,0 +1,32 @@
+/** Worker tasks of the conversion and 2D-depiction family; see convert.ts for the registry entries. */
+import { withMol } from '../chem/rdkit.ts';
+import {
+  canonicalKekule, cxsmiles, formats, inchi, inchikey, molblock2D, resolveRepresentation, toCanonicalSmiles, type Representation,
+} from '../chem/convert.ts';
+import { depict2D, type DepictOptions } from '../chem/depict2d.ts';
+import { selfiesToSmiles } from './selfies.tasks.ts';
+import type { TaskTable } from './types.ts';
+
+type S = { smiles: string };
+
+export const convertTasks: TaskTable = {
+  generate_2d_coordinates: (a: S, { rdkit }) => withMol(rdkit, a.smiles, molblock2D),
+  generate_canonical_smiles: (a: S, { rdkit }) => withMol(rdkit, a.smiles, canonicalKekule),
+  generate_cxsmiles: (a: S, { rdkit }) => withMol(rdkit, a.smiles, cxsmiles),
+  generate_inchi: (a: S, { rdkit }) => withMol(rdkit, a.smiles, inchi),
+  generate_inchikey: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => inchikey(rdkit, m)),
+  generate_formats: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => formats(rdkit, m)),
+  smiles_to_smarts: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => m.get_smarts()),
+
+  generate_smiles: (a: { input_text: string; representation: Representation }, { rdkit }) => {
+    const kind = resolveRepresentation(a.input_text, a.representation);
+    if (kind !== 'selfies') return toCanonicalSmiles(rdkit, a.input_text, kind);
+    const decoded = selfiesToSmiles(a.input_text.trim());
+    return decoded === null ? null : withMol(rdkit, decoded, (m) => m.get_smiles());
+  },
+
+  generate_2d_depiction: (a: S & { width: number; height: number; rotate: number; CIP: boolean; unicolor: boolean; highlight: string }, { rdkit }) => {
+    const opts: DepictOptions = { width: a.width, height: a.height, rotate: a.rotate, cip: a.CIP, unicolor: a.unicolor, highlight: a.highlight };
+    return withMol(rdkit, a.smiles, (m) => depict2D(rdkit, m, opts));
+  },
+};

@@ -1,0 +1,127 @@
+/**
+ * Format conversion and 2D depiction (spec §2.2 (16), (18)-(22), (24), (25) and §2.3 (26)).
+ * Only the RDKit toolkit is available: `toolkit=cdk|openbabel` answers 422 naming the allowed
+ * value. Tasks are in convert.tasks.ts.
+ */
+import { z } from 'zod';
+import { defineOp, type OpDef } from './types.ts';
+import { bool, int, smiles, toolkit } from './params.ts';
+
+const rdkitOnly = () => toolkit(['rdkit'] as const);
+const base = { tag: 'convert', method: 'GET' as const, mode: 'quick' as const };
+const smilesArgs = () => z.object({ smiles: smiles(), toolkit: rdkitOnly() });
+
+export const convertOps: OpDef[] = [
+  defineOp({
+    ...base,
+    name: 'generate_2d_coordinates',
+    path: '/convert/mol2D',
+    summary: 'Generates 2D Coordinates for the input molecules',
+    description: 'A V2000 molblock with 2D coordinates from RDKit\'s depictor (text/plain).',
+    args: smilesArgs(),
+    output: 'text/plain',
+    task: 'generate_2d_coordinates',
+  }),
+  defineOp({
+    ...base,
+    name: 'generate_smiles',
+    path: '/convert/smiles',
+    summary: 'Generate SMILES from a given input',
+    description:
+      'Reads a structure and answers its RDKit canonical isomeric SMILES (a JSON string). `representation=auto` ' +
+      'recognises SMILES, CXSMILES, V2000/V3000 molblocks and SELFIES (a string of bracket symbols with at least ' +
+      'one SELFIES-only symbol such as [Branch1], [Ring1] or [=C]); InChI, InChIKey and PDB are recognised and ' +
+      'refused with 422 naming the format. IUPAC names (the original service used OPSIN, a Java library) are not read.',
+    args: z.object({
+      input_text: z.string().min(1).max(100_000).describe('The structure: SMILES, CXSMILES, molblock or SELFIES'),
+      representation: z.enum(['auto', 'smiles', 'cxsmiles', 'molblock', 'selfies']).default('auto').describe('Notation of input_text; auto detects it'),
+    }),
+    output: 'application/json',
+    task: 'generate_smiles',
+  }),
+  defineOp({
+    ...base,
+    name: 'generate_canonical_smiles',
+    path: '/convert/canonicalsmiles',
+    summary: 'Generate CanonicalSMILES from a given SMILES',
+    description: 'RDKit canonical isomeric SMILES in Kekulé form (`MolToSmiles(kekuleSmiles=True)`), a JSON string; caffeine → `CN1C(=O)C2=C(N=CN2C)N(C)C1=O`.',
+    args: smilesArgs(),
+    output: 'application/json',
+    task: 'generate_canonical_smiles',
+  }),
+  defineOp({
+    ...base,
+    name: 'generate_cxsmiles',
+    path: '/convert/cxsmiles',
+    summary: 'Generate CXSMILES from a given SMILES',
+    description: 'RDKit CXSMILES with 2D coordinates (`Compute2DCoords` then `MolToCXSmiles`), a JSON string.',
+    args: smilesArgs(),
+    output: 'application/json',
+    task: 'generate_cxsmiles',
+  }),
+  defineOp({
+    ...base,
+    name: 'generate_inchi',
+    path: '/convert/inchi',
+    summary: 'Generate InChI from a given SMILES',
+    description: 'Standard InChI (IUPAC InChI library inside RDKit), a JSON string; null when there is nothing to describe.',
+    args: smilesArgs(),
+    output: 'application/json',
+    task: 'generate_inchi',
+  }),
+  defineOp({
+    ...base,
+    name: 'generate_inchikey',
+    path: '/convert/inchikey',
+    summary: 'Generate InChI-Key from a given SMILES',
+    description: 'Standard InChIKey, a JSON string; null when there is nothing to describe.',
+    args: smilesArgs(),
+    output: 'application/json',
+    task: 'generate_inchikey',
+  }),
+  defineOp({
+    ...base,
+    name: 'generate_formats',
+    path: '/convert/formats',
+    summary: 'Convert SMILES to various molecular formats using different toolkits',
+    description: '`{"mol": V2000 molblock with 2D coordinates, "canonicalsmiles": Kekulé canonical SMILES, "inchi", "inchikey"}`.',
+    args: smilesArgs(),
+    output: 'application/json',
+    task: 'generate_formats',
+  }),
+  defineOp({
+    ...base,
+    name: 'smiles_to_smarts_convert_smarts_get',
+    path: '/convert/smarts',
+    summary: 'Generate SMARTS from a given SMILES',
+    description: 'RDKit `MolToSmarts` of the molecule, a JSON string.',
+    args: smilesArgs(),
+    output: 'application/json',
+    task: 'smiles_to_smarts',
+  }),
+  defineOp({
+    ...base,
+    tag: 'depict',
+    name: 'generate_2d_depiction',
+    path: '/depict/2D',
+    summary: 'Generates a 2D depiction of a molecule',
+    description:
+      'SVG drawn by RDKit (Kekulé form, 2D coordinates from the depictor). `rotate` turns the drawing by degrees, ' +
+      '`CIP` adds R/S and E/Z labels, `unicolor` draws every atom black, and the first match of the SMARTS ' +
+      '`highlight` is highlighted (default "COSN" as the original service; an empty string highlights nothing; ' +
+      'an invalid SMARTS is a 422). Only SVG is produced.',
+    args: z.object({
+      smiles: smiles(),
+      toolkit: rdkitOnly(),
+      format: z.enum(['svg']).default('svg').describe('Image format (svg only)'),
+      width: int(512, 16, 4096, 'Width in pixels'),
+      height: int(512, 16, 4096, 'Height in pixels'),
+      rotate: int(0, -360, 360, 'Rotation in degrees'),
+      CIP: bool(false, 'Show CIP stereo labels (R/S, E/Z)'),
+      unicolor: bool(false, 'Draw all atoms in black'),
+      highlight: z.string().max(1000).default('COSN').describe('SMARTS whose first match is highlighted'),
+    }),
+    output: 'image/svg+xml',
+    task: 'generate_2d_depiction',
+  }),
+];

@@ -1,0 +1,117 @@
+/**
+ * BullMQ consumers of a worker process: one Worker per queue, each feeding the process's Piscina
+ * pool. The BullMQ side only does I/O (locks, progress, blobs); chemistry runs on the threads, so
+ * lock renewal never starves behind a long task.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { AppError } from '../shared/errors.ts';
+import { type JobObserver } from '../shared/jobs/executor.ts';
+import { QUEUES, type QueueMode, blobRef, encodeFailure, jobPayload, keys } from '../shared/jobs/queues.ts';
+import { runTask, type ChemPool } from './pool.ts';
+
+export interface ConsumerOptions {
+  redisUrl: string;
+  prefix: string;
+  pool: ChemPool;
+  /** Jobs processed at once per queue (the thread count: Piscina queues the rest). */
+  concurrency: number;
+  lockMs: number;
+  observer?: JobObserver;
+  log?: (msg: string, extra?: Record<string, unknown>) => void;
+}
+
+export interface Consumers {
+  workers: Worker[];
+  /** Stop taking jobs; wait up to graceMs for running ones, then hand them back to the queue. */
+  close(graceMs: number): Promise<void>;
+}
+
+export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> {
+  const { prefix, pool, observer } = opts;
+  const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  const subscriber = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  const workers: Worker[] = [];
+
+  async function resolveBlobs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(args)) {
+      const ref = blobRef.safeParse(v);
+      if (!ref.success) {
+        out[k] = v;
+        continue;
+      }
+      const value = await redis.get(ref.data.$blob);
+      if (value === null) throw new AppError(410, `The uploaded ${k} of this job has expired`, 'expired');
+      out[k] = value;
+    }
+    return out;
+  }
+
+  async function dropBlobs(job: Job): Promise<void> {
+    const args = (job.data?.args ?? {}) as Record<string, unknown>;
+    const refs = Object.values(args).flatMap((v) => (blobRef.safeParse(v).success ? [(v as { $blob: string }).$blob] : []));
+    if (refs.length) await redis.del(...refs);
+  }
+
+  const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
+    const started = Date.now();
+    const parsed = jobPayload.safeParse(job.data);
+    try {
+      if (!parsed.success) throw new AppError(422, `Malformed job payload: ${parsed.error.issues[0]?.message}`, 'invalid_input');
+      if (await redis.exists(keys.cancelled(prefix, job.id!))) throw new AppError(499, 'Job cancelled', 'cancelled');
+      const { task, args, timeoutMs } = parsed.data;
+      const value = await runTask(pool, task, await resolveBlobs(args), {
+        timeoutMs,
+        signal,
+        onProgress: (v) => void job.updateProgress(v).catch(() => {}),
+      });
+      observer?.finished(parsed.data.op, 'succeeded', (Date.now() - started) / 1000);
+      await dropBlobs(job);
+      return value;
+    } catch (e) {
+      const app = AppError.from(e) ?? new AppError(500, String((e as Error)?.message ?? e), 'internal');
+      const op = parsed.success ? parsed.data.op : 'unknown';
+      // Bad input, timeouts and cancellations fail once; only infrastructure faults are retried.
+      const final = app.status < 500 || app.code === 'timeout' || app.code === 'cancelled' || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      observer?.finished(op, app.code === 'cancelled' ? 'cancelled' : 'failed', (Date.now() - started) / 1000);
+      if (final) {
+        await dropBlobs(job);
+        throw new UnrecoverableError(encodeFailure(app));
+      }
+      throw new Error(encodeFailure(app));
+    }
+  };
+
+  for (const mode of Object.keys(QUEUES) as QueueMode[]) {
+    const worker = new Worker(QUEUES[mode], processor, {
+      connection: new Redis(opts.redisUrl, { maxRetriesPerRequest: null }),
+      prefix,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockMs,
+      stalledInterval: opts.lockMs,
+      maxStalledCount: 2,
+    });
+    worker.on('error', (err) => opts.log?.('worker error', { queue: QUEUES[mode], err: err.message }));
+    workers.push(worker);
+  }
+
+  await subscriber.subscribe(keys.cancelChannel(prefix));
+  subscriber.on('message', (_channel, jobId: string) => {
+    for (const w of workers) w.cancelJob(jobId, 'cancelled');
+  });
+
+  return {
+    workers,
+    async close(graceMs) {
+      await subscriber.quit().catch(() => {});
+      const graceful = Promise.all(workers.map((w) => w.close()));
+      const deadline = new Promise<'late'>((r) => setTimeout(() => r('late'), graceMs).unref());
+      if ((await Promise.race([graceful.then(() => 'ok' as const), deadline])) === 'late') {
+        // Hand the running jobs back: their locks lapse and another worker takes them over.
+        await Promise.all(workers.map((w) => w.close(true)));
+      }
+      await redis.quit().catch(() => {});
+    },
+  };
+}
