@@ -69,6 +69,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
       op: data.op,
       status,
       progress: (job.progress as JobRecord['progress']) ?? 0,
+      attempts: job.attemptsStarted ?? 0,
       ...(status === 'succeeded' ? { result: job.returnvalue } : {}),
       ...(status === 'failed' ? { error } : {}),
       created_at: iso(job.timestamp)!,

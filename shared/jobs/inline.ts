@@ -57,7 +57,7 @@ export function createInlineRunner(opts: InlineRunnerOptions): JobRunner {
       }
       const id = so.jobId ?? randomUUID();
       const e: Entry = {
-        record: { id, op, status: 'queued', progress: 0, created_at: new Date().toISOString() },
+        record: { id, op, status: 'queued', progress: 0, attempts: 0, created_at: new Date().toISOString() },
         cancel: new AbortController(),
       };
       jobs.set(id, e);
@@ -66,7 +66,7 @@ export function createInlineRunner(opts: InlineRunnerOptions): JobRunner {
         timeoutMs,
         signal: e.cancel.signal,
         onStart: () => {
-          if (e.record.status === 'queued') Object.assign(e.record, { status: 'running', started_at: new Date().toISOString() });
+          if (e.record.status === 'queued') Object.assign(e.record, { status: 'running', attempts: 1, started_at: new Date().toISOString() });
         },
         onProgress: (value) => {
           e.record.progress = value;
@@ -102,7 +102,12 @@ export function createInlineRunner(opts: InlineRunnerOptions): JobRunner {
 
     async get(id) {
       const e = jobs.get(id);
-      return e ? snapshot(e) : undefined;
+      if (!e) return undefined;
+      if (e.expires !== undefined && e.expires <= Date.now()) {
+        jobs.delete(id);
+        return undefined;
+      }
+      return snapshot(e);
     },
 
     async cancel(id) {

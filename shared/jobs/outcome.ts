@@ -5,7 +5,12 @@ import type { JobRecord } from './types.ts';
 /** The value of a finished job, or the AppError that explains why there is none. */
 export function resultOf(rec: JobRecord, waitedMs: number): unknown {
   if (rec.status === 'succeeded') return rec.result;
-  if (rec.status === 'failed') throw AppError.from(rec.error) ?? new AppError(500, `Job ${rec.id} failed`);
+  if (rec.status === 'failed') {
+    const e = AppError.from(rec.error) ?? new AppError(500, `Job ${rec.id} failed`);
+    // A server-side failure names its job, so operators can find it in the logs and metrics.
+    if (e.status >= 500 && typeof e.detail === 'string') throw new AppError(e.status, `${e.detail} (job ${rec.id})`, e.code);
+    throw e;
+  }
   if (rec.status === 'cancelled') throw new AppError(409, `Job ${rec.id} was cancelled`, 'cancelled');
   throw new AppError(
     504,

@@ -11,6 +11,8 @@ export interface JobRecord {
   op: string;
   status: JobStatus;
   progress: number | Record<string, unknown>;
+  /** Times a worker started this job (more than 1 after a retry or a stalled-job recovery). */
+  attempts: number;
   result?: unknown;
   error?: SerializedAppError;
   created_at: string;

@@ -1,0 +1,28 @@
+/**
+ * MCP over stdio (`npm run mcp:stdio`), for assistants that start the server themselves. The same
+ * tools on the same services as the HTTP server: the inline runner, or BullMQ with REDIS_URL.
+ * stdout carries the protocol, so every log line goes to stderr.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError, loadConfig, type Config } from '../../shared/config.ts';
+import { createServices } from '../services.ts';
+import { createMcpServer } from './tools.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  console.error(e instanceof ConfigError ? e.message : e);
+  process.exit(2);
+}
+
+const services = await createServices(config);
+const server = createMcpServer({
+  version: config.RELEASE_VERSION,
+  longWaitMs: config.LONG_TASK_TIMEOUT_MS,
+  context: () => ({ runner: services.runner, store: services.store, baseUrl: `http://localhost:${config.PORT}`, prefix: '' }),
+});
+const transport = new StdioServerTransport();
+transport.onclose = () => void services.close().then(() => process.exit(0));
+await server.connect(transport);
+console.error(`natprod MCP server on stdio (${services.runner.kind} runner)`);

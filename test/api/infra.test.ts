@@ -1,0 +1,84 @@
+/**
+ * The service around the operations: health, metrics, OpenAPI and docs, the root redirect, error
+ * shapes, limits, the offline 3D viewer script, and a chemistry thread killed mid-task.
+ */
+import t from 'tap';
+import { OPERATIONS } from '../../shared/ops/index.ts';
+import { build } from '../helpers/app.ts';
+
+const built = (await build(t, 'inline', { RELEASE_VERSION: '9.9.9-test', BODY_LIMIT: '2048', HOMEPAGE_URL: '/docs' }))!;
+const { app, services } = built;
+
+t.test('health on every documented path', async (t) => {
+  for (const url of ['/health', '/latest/chem/health', '/chem/health', '/convert/health', '/latest/tools/health']) {
+    const res = await app.inject({ url });
+    t.equal(res.statusCode, 200, url);
+    t.match(res.json(), { status: 'OK', version: '9.9.9-test' }, url);
+  }
+});
+
+t.test('root redirects to HOMEPAGE_URL; docs and OpenAPI are served', async (t) => {
+  const root = await app.inject({ url: '/' });
+  t.equal(root.statusCode, 307);
+  t.equal(root.headers.location, '/docs');
+  t.equal((await app.inject({ url: '/docs/' })).statusCode, 200);
+  const doc = (await app.inject({ url: '/openapi.json' })).json();
+  t.equal(doc.info.version, '9.9.9-test');
+  const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+  for (const op of OPERATIONS) t.ok(ids.includes(op.name), `OpenAPI lists ${op.name}`);
+  const stereo = doc.paths['/chem/stereoisomers'].get;
+  t.match(stereo.parameters.find((p: { name: string }) => p.name === 'smiles'), { in: 'query', required: true });
+});
+
+t.test('metrics: HTTP by route template and status class, jobs by op and outcome, pool and queue gauges', async (t) => {
+  await app.inject({ url: '/convert/canonicalsmiles?smiles=CCO' });
+  await app.inject({ url: '/convert/canonicalsmiles?smiles=C1CC(' });
+  const text = (await app.inject({ url: '/metrics' })).body;
+  t.match(text, /http_requests_total\{method="GET",route="\/convert\/canonicalsmiles",status="2xx",role="api"\} \d/);
+  t.match(text, /http_requests_total\{method="GET",route="\/convert\/canonicalsmiles",status="4xx",role="api"\} \d/);
+  t.match(text, /natprod_jobs_total\{op="generate_canonical_smiles",outcome="succeeded",role="api"\} \d/);
+  t.match(text, /natprod_jobs_total\{op="generate_canonical_smiles",outcome="failed",role="api"\} \d/);
+  t.match(text, /natprod_job_duration_seconds_bucket/);
+  t.match(text, /natprod_pool_utilization\{role="api"\}/);
+  t.match(text, /natprod_queue_waiting\{queue="inline",role="api"\}/);
+  t.match(text, /natprod_build_info\{version="9.9.9-test",role="api"\} 1/);
+  t.match(text, /process_resident_memory_bytes/);
+  t.notMatch(text, /CCO/, 'no input ever becomes a label');
+});
+
+t.test('error shapes', async (t) => {
+  const nf = await app.inject({ url: '/convert/nothing' });
+  t.equal(nf.statusCode, 404);
+  t.same(nf.json(), { detail: 'Not Found' });
+  const big = await app.inject({ method: 'POST', url: '/chem/all_filters', payload: 'C'.repeat(4096), headers: { 'content-type': 'text/plain' } });
+  t.equal(big.statusCode, 413, 'body over BODY_LIMIT');
+  t.match(big.json(), { detail: String });
+  const badJson = await app.inject({ method: 'POST', url: '/mcp', payload: '{not json', headers: { 'content-type': 'application/json' } });
+  t.equal(badJson.statusCode, 400);
+});
+
+t.test('the 3D viewer script is served locally', async (t) => {
+  const res = await app.inject({ url: '/static/3Dmol-min.js' });
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /javascript/);
+  t.ok(res.body.length > 100_000 && res.body.includes('$3Dmol'));
+});
+
+t.test('a chemistry thread killed mid-task: 500 naming the job, and the pool replaces the thread', async (t) => {
+  const q = 'molecular_formula=C10H16O2&max_heavy_atoms=12&planar=false&allow_triple_bonds=true&bad_substructures=none&allow_3_rings=true&allow_4_cycles=true';
+  const sub = (await app.inject({ url: `/tools/generate-structures?${q}` })).json();
+  for (let i = 0; i < 200 && (await services.runner.get(sub.job_id))?.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+  await services.pool!.threads[0].terminate();
+  let rec;
+  for (let i = 0; i < 200; i++) {
+    rec = await services.runner.get(sub.job_id);
+    if (rec?.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.match(rec, { status: 'failed', error: { status: 500, code: 'worker_crash' } });
+  const res = await app.inject({ url: `/jobs/${sub.job_id}` });
+  t.match(res.json().error.detail, /generate_structures/);
+  const after = await app.inject({ url: '/convert/canonicalsmiles?smiles=OCC' });
+  t.equal(after.statusCode, 200, 'a new thread answers');
+  t.equal(after.json(), 'CCO');
+});

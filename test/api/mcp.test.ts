@@ -1,0 +1,80 @@
+/**
+ * MCP through the SDK's real client against a listening server, over the legacy SSE transport
+ * and over Streamable HTTP: the tool list is exactly the registry with its schemas, and a tool
+ * call answers the same body as the REST operation.
+ */
+import t from 'tap';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { OPERATIONS } from '../../shared/ops/index.ts';
+import { argsJsonSchema } from '../../api/openapi.ts';
+import { build } from '../helpers/app.ts';
+import { SAMPLES } from './samples.ts';
+
+const { app } = (await build(t, 'inline', { EXTDB_URL: 'http://127.0.0.1:9/rest/pug', EXTDB_TIMEOUT_MS: '500' }))!;
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+
+const transports: Record<string, () => Transport> = {
+  sse: () => new SSEClientTransport(new URL(`${base}/mcp`)),
+  'streamable http': () => new StreamableHTTPClientTransport(new URL(`${base}/mcp`)),
+};
+
+type Text = { type: 'text'; text: string };
+
+for (const [name, make] of Object.entries(transports)) {
+  t.test(name, async (t) => {
+    const client = new Client({ name: 'natprod-test', version: '1.0.0' });
+    await client.connect(make());
+    t.teardown(() => client.close());
+
+    const { tools } = await client.listTools();
+    t.same(tools.map((x) => x.name).sort(), OPERATIONS.map((o) => o.name).sort(), 'exactly the registry');
+    for (const op of OPERATIONS) {
+      const tool = tools.find((x) => x.name === op.name)!;
+      const schema = argsJsonSchema(op);
+      t.same(tool.inputSchema.properties, schema.properties, `${op.name}: the REST argument schema`);
+      t.same(tool.inputSchema.required ?? [], schema.required, `${op.name}: required arguments`);
+      t.ok(tool.description?.startsWith(op.summary), `${op.name}: described`);
+    }
+
+    for (const tool of ['generate_canonical_smiles', 'generate_descriptors', 'generate_2d_coordinates', 'generate_2d_depiction', 'enumerate_stereoisomers']) {
+      const op = OPERATIONS.find((o) => o.name === tool);
+      if (!op) continue;
+      const query = SAMPLES[tool].query!;
+      const rest = await app.inject({ url: op.path, query });
+      const res = (await client.callTool({ name: tool, arguments: query })) as { content: Text[]; isError?: boolean };
+      t.notOk(res.isError, tool);
+      t.equal(res.content.length, 1);
+      const text = res.content[0].text;
+      if (op.output === 'application/json') t.same(JSON.parse(text), rest.json(), `${tool}: same value as REST`);
+      else t.equal(text, rest.body, `${tool}: same body as REST`);
+    }
+
+    const pretty = (await client.callTool({ name: 'generate_formats', arguments: { smiles: 'CCO' } })) as { content: Text[] };
+    t.match(pretty.content[0].text, /^\{\n {2}"mol": /, 'JSON is pretty-printed');
+
+    const bad = (await client.callTool({ name: 'generate_inchikey', arguments: { smiles: 'C1CC(' } })) as { content: Text[]; isError?: boolean };
+    t.ok(bad.isError);
+    t.match(bad.content[0].text, /^Error calling generate_inchikey\. Status code: 422\. Response: .*C1CC\(/);
+    const badParam = (await client.callTool({ name: 'generate_inchikey', arguments: { smiles: 'CCO', toolkit: 'cdk' } })) as { content: Text[]; isError?: boolean };
+    t.ok(badParam.isError);
+    t.match(badParam.content[0].text, /Status code: 422.*toolkit/);
+
+    const long = (await client.callTool({ name: 'generate_structures', arguments: { molecular_formula: 'C5H12' } })) as { content: Text[]; isError?: boolean };
+    t.notOk(long.isError, 'a long operation answers its result over MCP');
+    t.match(JSON.parse(long.content[0].text), { total_count: 3, formula: 'C5H12' });
+
+    const body = (await client.callTool({ name: 'filter_molecules', arguments: SAMPLES.filter_molecules.mcp! })) as { content: Text[]; isError?: boolean };
+    t.notOk(body.isError, 'a text-body operation is callable with JSON arguments');
+  });
+}
+
+t.test('SSE message endpoint errors as the original service', async (t) => {
+  t.equal((await app.inject({ method: 'POST', url: '/mcp/messages/', payload: {} })).statusCode, 400);
+  t.equal((await app.inject({ method: 'POST', url: '/mcp/messages/?session_id=xyz', payload: {} })).statusCode, 400);
+  const unknown = await app.inject({ method: 'POST', url: `/mcp/messages/?session_id=${'a'.repeat(32)}`, payload: {} });
+  t.equal(unknown.statusCode, 404);
+  t.equal(unknown.body, 'Could not find session');
+});

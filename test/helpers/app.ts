@@ -1,0 +1,69 @@
+/**
+ * The api as tests use it: real services (Piscina pool with RDKit threads, or BullMQ on a real
+ * Redis with in-process consumers feeding their own pool), an embedded store in a temp dir, torn
+ * down with the test. `build(t, 'bullmq')` resolves to undefined when no Redis can be had.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../api/app.ts';
+import { createServices, type Services } from '../../api/services.ts';
+import { loadConfig, type Config } from '../../shared/config.ts';
+import { startConsumers, type Consumers } from '../../workers/consumer.ts';
+import { createPool, type ChemPool } from '../../workers/pool.ts';
+import { testPrefix, testRedis } from './redis.ts';
+
+export type Mode = 'inline' | 'bullmq';
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  /** bullmq mode: the worker side's pool and consumers. */
+  worker?: { pool: ChemPool; consumers: Consumers };
+}
+
+type Tap = { teardown: (fn: () => unknown) => void };
+
+export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}): Promise<TestApp | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-test-'));
+  const redis = mode === 'bullmq' ? await testRedis() : undefined;
+  if (mode === 'bullmq' && !redis) {
+    await rm(dir, { recursive: true, force: true });
+    return undefined;
+  }
+  const config = loadConfig({
+    DATA_DIR: dir,
+    SEED_DEMO: 'false',
+    WORKERS: '1',
+    LOG_LEVEL: 'silent',
+    QUEUE_PREFIX: testPrefix(),
+    JOB_LOCK_MS: '5000',
+    ...(redis ? { REDIS_URL: redis.url } : {}),
+    ...env,
+  });
+  const services = await createServices(config);
+  let worker: TestApp['worker'];
+  if (redis) {
+    const pool = createPool(config.WORKERS);
+    const consumers = await startConsumers({ redisUrl: redis.url, prefix: config.QUEUE_PREFIX, pool, concurrency: config.WORKERS, lockMs: config.JOB_LOCK_MS });
+    worker = { pool, consumers };
+  }
+  const app = await buildApp({ services });
+  await app.ready();
+  t.teardown(async () => {
+    await app.close();
+    if (worker) {
+      await worker.consumers.close(0);
+      await worker.pool.destroy();
+    }
+    await services.close(0);
+    await redis?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { app, services, config, worker };
+}
+
+/** Both modes, bullmq only where Redis is available (said loudly otherwise). */
+export const MODES: Mode[] = ['inline', 'bullmq'];
