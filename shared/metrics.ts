@@ -80,23 +80,23 @@ export function createMetrics(role: 'api' | 'worker', version: string): Metrics 
       });
     },
     watchQueues(depth) {
-      const waiting = new Gauge({ name: 'natprod_queue_waiting', help: 'Jobs waiting per queue', labelNames: ['queue'] as const, registers: [registry] });
-      new Gauge({
-        name: 'natprod_queue_active',
-        help: 'Jobs running per queue',
-        labelNames: ['queue'] as const,
-        registers: [registry],
-        async collect() {
-          try {
-            for (const d of await depth()) {
-              this.set({ queue: d.queue }, d.active);
-              waiting.set({ queue: d.queue }, d.waiting);
+      // Each gauge samples at scrape time; depth() is a cheap count (a few Redis commands).
+      const gauge = (name: string, help: string, pick: (d: QueueDepth) => number) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['queue'] as const,
+          registers: [registry],
+          async collect() {
+            try {
+              for (const d of await depth()) this.set({ queue: d.queue }, pick(d));
+            } catch {
+              // Redis down: leave the last values; /health and the logs report the outage.
             }
-          } catch {
-            // Redis down: leave the last values; /health reports the outage.
-          }
-        },
-      });
+          },
+        });
+      gauge('natprod_queue_waiting', 'Jobs waiting per queue', (d) => d.waiting);
+      gauge('natprod_queue_active', 'Jobs running per queue', (d) => d.active);
     },
   };
 }

@@ -32,6 +32,8 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
   const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   const subscriber = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
   const workers: Worker[] = [];
+  // BullMQ does not close connections it was given: keep them to close them ourselves.
+  const connections: Redis[] = [redis, subscriber];
 
   async function resolveBlobs(args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
@@ -84,8 +86,10 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
   };
 
   for (const mode of Object.keys(QUEUES) as QueueMode[]) {
+    const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    connections.push(connection);
     const worker = new Worker(QUEUES[mode], processor, {
-      connection: new Redis(opts.redisUrl, { maxRetriesPerRequest: null }),
+      connection,
       prefix,
       concurrency: opts.concurrency,
       lockDuration: opts.lockMs,
@@ -111,7 +115,7 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
         // Hand the running jobs back: their locks lapse and another worker takes them over.
         await Promise.all(workers.map((w) => w.close(true)));
       }
-      await redis.quit().catch(() => {});
+      for (const c of connections) c.disconnect();
     },
   };
 }

@@ -61,12 +61,20 @@ export async function runTask(pool: ChemPool, task: string, args: unknown, hooks
   const onAbort = () => stop(new AppError(499, 'Job cancelled', 'cancelled'));
   if (hooks.signal?.aborted) onAbort();
   hooks.signal?.addEventListener('abort', onAbort, { once: true });
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    hooks.onStart?.();
+  };
   port1.on('message', (m: ThreadMessage) => {
-    if (m.type === 'started') hooks.onStart?.();
+    if (m.type === 'started') start();
     else if (m.type === 'progress') hooks.onProgress?.(m.value);
   });
   try {
     const outcome = await pool.run({ task, args, port: port2 }, { transferList: [port2], signal: kill.signal });
+    // The outcome can overtake the port's `started` message: the task did run.
+    start();
     if (outcome.ok) return outcome.value;
     throw AppError.from(outcome.error) ?? new AppError(500, String(outcome.error));
   } catch (e) {

@@ -37,9 +37,13 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
   });
   const queues = {} as Record<QueueMode, Queue>;
   const events = {} as Record<QueueMode, QueueEvents>;
+  // BullMQ does not close connections it was given: keep them to close them ourselves.
+  const blocking: Redis[] = [];
   for (const mode of Object.keys(QUEUES) as QueueMode[]) {
     queues[mode] = new Queue(QUEUES[mode], { connection: redis, prefix });
-    events[mode] = new QueueEvents(QUEUES[mode], { connection: new Redis(opts.redisUrl, { maxRetriesPerRequest: null }), prefix });
+    const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    blocking.push(conn);
+    events[mode] = new QueueEvents(QUEUES[mode], { connection: conn, prefix });
     queues[mode].on('error', () => {});
     events[mode].on('error', () => {});
   }
@@ -198,6 +202,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     async close() {
       await Promise.all(Object.values(events).map((e) => e.close()));
       await Promise.all(Object.values(queues).map((q) => q.close()));
+      for (const c of blocking) c.disconnect();
       redis.disconnect();
     },
   };

@@ -113,10 +113,10 @@ for (const mode of MODES) {
         const s = SAMPLES[op.name];
         if (!s?.query || op.api) continue;
         const hasToolkit = 'toolkit' in op.args.shape;
-        const res = hasToolkit ? await call(app, op, s, '', { toolkit: 'cdk' }) : await app.inject({ method: op.method, url: op.path });
+        const res = hasToolkit ? await call(app, op, s, '', { toolkit: 'nosuchkit' }) : await app.inject({ method: op.method, url: op.path });
         t.equal(res.statusCode, 422, op.name);
         const [issue] = res.json().detail;
-        if (hasToolkit) t.match(issue, { type: 'enum', loc: ['query', 'toolkit'], msg: /^Input should be 'rdkit'|'openchemlib'/, input: 'cdk' }, op.name);
+        if (hasToolkit) t.match(issue, { type: 'enum', loc: ['query', 'toolkit'], msg: /^Input should be '\w+'/, input: 'nosuchkit' }, op.name);
         else t.match(issue, { type: 'missing', msg: 'Field required' }, op.name);
       }
     });

@@ -1,0 +1,63 @@
+/**
+ * Task throughput for the family benchmarks: molecules per second of a task on one thread
+ * (called directly in this process, RDKit loaded here) and on the Piscina pool (`WORKERS`
+ * threads, default 2), plus the process memory after the run.
+ */
+import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { TASKS } from '../shared/ops/tasks.ts';
+import type { TaskContext } from '../shared/ops/types.ts';
+import { createPool, runTask, type ChemPool } from '../workers/pool.ts';
+
+export interface Case {
+  task: string;
+  args: Record<string, unknown>;
+}
+
+const THREADS = Number(process.env.WORKERS ?? 2);
+let pool: ChemPool | undefined;
+const ctx = async (): Promise<TaskContext> => ({ rdkit: await loadRDKit(), signal: new AbortController().signal, progress: () => {} });
+
+async function single(cases: Case[]): Promise<{ rate: number; errors: number }> {
+  const c = await ctx();
+  let errors = 0;
+  const t0 = performance.now();
+  for (const k of cases) {
+    try {
+      await TASKS[k.task](k.args, c);
+    } catch {
+      errors++;
+    }
+  }
+  return { rate: cases.length / ((performance.now() - t0) / 1000), errors };
+}
+
+async function pooled(cases: Case[]): Promise<{ rate: number; errors: number }> {
+  pool ??= createPool(THREADS);
+  await Promise.all(Array.from({ length: THREADS }, () => runTask(pool!, 'generate_canonical_smiles', { smiles: 'C', toolkit: 'rdkit' }, { timeoutMs: 60_000 })));
+  let errors = 0;
+  const t0 = performance.now();
+  await Promise.all(cases.map((k) => runTask(pool!, k.task, k.args, { timeoutMs: 600_000 }).catch(() => void errors++)));
+  return { rate: cases.length / ((performance.now() - t0) / 1000), errors };
+}
+
+export async function header(title: string): Promise<void> {
+  console.log(`\n${title}\n${'operation'.padEnd(40)} ${'1 thread'.padStart(12)} ${`pool (${THREADS})`.padStart(12)}   errors   rss`);
+}
+
+export async function throughput(label: string, cases: Case[]): Promise<void> {
+  const s = await single(cases);
+  const p = await pooled(cases);
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  console.log(`${label.padEnd(40)} ${s.rate.toFixed(1).padStart(8)} mol/s ${p.rate.toFixed(1).padStart(8)} mol/s   ${String(s.errors + p.errors).padStart(6)}   ${rss.toFixed(0)} MB`);
+}
+
+export async function done(): Promise<void> {
+  await pool?.destroy();
+}
+
+/** Rows of a committed TSV fixture (comment lines start with #; first remaining line is the header). */
+export function tsv(text: string): Record<string, string>[] {
+  const lines = text.split('\n').filter((l) => l && !l.startsWith('#'));
+  const head = lines[0].split('\t');
+  return lines.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])));
+}

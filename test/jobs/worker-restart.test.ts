@@ -1,0 +1,74 @@
+/**
+ * Distributed mode with real worker processes: a worker killed (SIGKILL) in the middle of a
+ * structure-generation job; once a worker runs again the job completes exactly once, with the
+ * full, correct result (C7H7NO has 528 227 constitutional isomers without restrictions:
+ * nauty pipeline of test/fixtures/tools/structgen_reference.sh, see bench/structgen.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import t from 'tap';
+import { QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createBullRunner } from '../../shared/jobs/bullmq.ts';
+import type { JobRecord } from '../../shared/jobs/types.ts';
+import { QUEUES } from '../../shared/jobs/queues.ts';
+import { testPrefix, testRedis } from '../helpers/redis.ts';
+
+const redis = await testRedis();
+if (!redis) {
+  t.comment('SKIPPED: no Redis: the worker-restart test needs BullMQ');
+  process.exit(0);
+}
+t.teardown(() => redis.stop());
+
+const prefix = testPrefix();
+const LOCK_MS = 2000;
+
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+    env: { ...process.env, REDIS_URL: redis!.url, QUEUE_PREFIX: prefix, WORKERS: '1', WORKER_METRICS_PORT: '0', JOB_LOCK_MS: String(LOCK_MS), SHUTDOWN_GRACE_MS: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve(child));
+    child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+  });
+}
+
+const runner = await createBullRunner({
+  redisUrl: redis.url,
+  prefix,
+  attempts: 3,
+  timeouts: { quickMs: 60_000, longMs: 300_000, waitMs: 30_000, resultTtlSeconds: 600 },
+});
+t.teardown(() => runner.close());
+
+// Count every completion event of the long queue: a duplicate result would show up here.
+const events = new QueueEvents(QUEUES.long, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix });
+await events.waitUntilReady();
+const completions: string[] = [];
+events.on('completed', ({ jobId }) => completions.push(jobId));
+t.teardown(() => events.close());
+
+t.test('a job whose worker process dies completes once after a restart', async (t) => {
+  const first = await startWorker();
+  const args = { molecular_formula: 'C7H7NO', limit: 5, max_heavy_atoms: 10, planar: false, allow_triple_bonds: true, bad_substructures: 'none', allow_3_rings: true, allow_4_cycles: true };
+  const sub = await runner.submit('generate_structures', 'generate_structures', args, { mode: 'long' });
+  let rec: JobRecord | undefined;
+  for (let i = 0; i < 600; i++) {
+    rec = await runner.get(sub.id);
+    if (rec?.status === 'running' && ((rec.progress as { generated?: number }).generated ?? 0) > 20_000) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.equal(rec?.status, 'running', 'the first worker was generating');
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+
+  const second = await startWorker();
+  t.teardown(() => void second.kill('SIGTERM'));
+  const done = await runner.wait(sub.id, 240_000);
+  t.equal(done.status, 'succeeded', JSON.stringify(done.error));
+  t.match(done.result, { total_count: 528_227, formula: 'C7H7NO', generated_count: 5 });
+  t.equal(done.attempts, 2, 'the job was started twice: once per worker');
+  await new Promise((r) => setTimeout(r, 500));
+  t.same(completions.filter((id) => id === sub.id), [sub.id], 'completed exactly once');
+});
