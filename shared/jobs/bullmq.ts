@@ -57,8 +57,13 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     return undefined;
   }
 
-  async function toRecord(job: Job): Promise<JobRecord> {
-    const state = await job.getState();
+  async function toRecord(fetched: Job, mode: QueueMode): Promise<JobRecord> {
+    const state = await fetched.getState();
+    // The state is read live but the job's fields were read earlier: a job that finished in
+    // between must be read again, or its result would be missing.
+    const job = (state === 'completed' || state === 'failed') && !fetched.finishedOn
+      ? ((await Job.fromId(queues[mode], fetched.id!)) ?? fetched)
+      : fetched;
     const data = job.data as JobPayload;
     let status: JobStatus;
     let error;
@@ -109,7 +114,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
         if (so.jobId) {
           const existing = await Job.fromId(queues[mode], so.jobId);
           if (existing) {
-            const rec = await toRecord(existing);
+            const rec = await toRecord(existing, mode);
             if (isReusable(rec)) return rec;
             await existing.remove();
           }
@@ -123,7 +128,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
           timeoutMs: so.timeoutMs ?? (mode === 'long' ? timeouts.longMs : timeouts.quickMs),
         };
         const job = await queues[mode].add(op, payload, jobOptions({ jobId, attempts: opts.attempts, ttlSeconds: timeouts.resultTtlSeconds }));
-        return await toRecord(job);
+        return await toRecord(job, mode);
       } catch (e) {
         throw unavailable(e);
       }
@@ -139,11 +144,11 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
         throw new AppError(404, `Job ${id} not found`, 'not_found');
       }
       const { job, mode } = found;
-      let rec = await toRecord(job);
+      let rec = await toRecord(job, mode);
       if (!isFinished(rec)) {
         await job.waitUntilFinished(events[mode], timeoutMs).catch(() => {});
         const again = await Job.fromId(queues[mode], id);
-        rec = again ? await toRecord(again) : (await cancelledRecord(id)) ?? rec;
+        rec = again ? await toRecord(again, mode) : (await cancelledRecord(id)) ?? rec;
       }
       if (isFinished(rec) && observer && rec.finished_at) {
         observer.finished(rec.op, rec.status as 'succeeded', (Date.parse(rec.finished_at) - Date.parse(rec.started_at ?? rec.created_at)) / 1000);
@@ -154,7 +159,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     async get(id) {
       try {
         const found = await find(id);
-        if (found) return await toRecord(found.job);
+        if (found) return await toRecord(found.job, found.mode);
         return await cancelledRecord(id);
       } catch (e) {
         throw unavailable(e);
@@ -166,7 +171,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
         throw unavailable(e);
       });
       if (!found) return cancelledRecord(id);
-      const rec = await toRecord(found.job);
+      const rec = await toRecord(found.job, found.mode);
       if (isFinished(rec)) return rec;
       const cancelled: JobRecord = { ...rec, status: 'cancelled', finished_at: new Date().toISOString() };
       // The marker stops a worker that picks the job up in the meantime; a queued job is removed,
