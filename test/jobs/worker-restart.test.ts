@@ -43,11 +43,15 @@ const runner = await createBullRunner({
 t.teardown(() => runner.close());
 
 // Count every completion event of the long queue: a duplicate result would show up here.
-const events = new QueueEvents(QUEUES.long, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix });
+const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+const events = new QueueEvents(QUEUES.long, { connection: conn, prefix });
 await events.waitUntilReady();
 const completions: string[] = [];
 events.on('completed', ({ jobId }) => completions.push(jobId));
-t.teardown(() => events.close());
+t.teardown(async () => {
+  await events.close();
+  conn.disconnect();
+});
 
 t.test('a job whose worker process dies completes once after a restart', async (t) => {
   const first = await startWorker();
@@ -64,7 +68,10 @@ t.test('a job whose worker process dies completes once after a restart', async (
   await new Promise((r) => first.once('exit', r));
 
   const second = await startWorker();
-  t.teardown(() => void second.kill('SIGTERM'));
+  t.teardown(async () => {
+    second.kill('SIGTERM');
+    await new Promise((r) => second.once('exit', r));
+  });
   const done = await runner.wait(sub.id, 240_000);
   t.equal(done.status, 'succeeded', JSON.stringify(done.error));
   t.match(done.result, { total_count: 528_227, formula: 'C7H7NO', generated_count: 5 });
