@@ -1,7 +1,8 @@
 /**
  * SELFIES against independent references: the golden pairs written by the Python `selfies` 2.2
- * reference implementation (../shared/data/selfies_reference_pairs.csv, README §13), the spec's
- * caffeine example, and RDKit InChIKeys for round trips over the LOTUS sample.
+ * reference implementation (test/fixtures/selfies_reference_pairs.csv, provenance in
+ * test/fixtures/README.md), the spec's caffeine example, and RDKit InChIKeys for round trips over
+ * the 902 distinct LOTUS sample structures (the `smiles` column of tautomer_reference.tsv).
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -11,11 +12,11 @@ import { AppError } from '../../shared/errors.ts';
 import { selfiesTasks, selfiesToSmiles } from '../../shared/ops/selfies.tasks.ts';
 import { selfiesOps } from '../../shared/ops/selfies.ts';
 
-const DATA = new URL('../../../shared/data/', import.meta.url);
+const FIXTURES = new URL('../fixtures/', import.meta.url);
 
 /** RFC 4180 reader: the SELFIES strings contain commas inside quoted fields. */
 function readCsv(name: string): Record<string, string>[] {
-  const text = readFileSync(new URL(name, DATA), 'utf8');
+  const text = readFileSync(new URL(name, FIXTURES), 'utf8');
   const rows: string[][] = [];
   let row: string[] = [], field = '', quoted = false;
   for (let i = 0; i < text.length; i++) {
@@ -85,8 +86,9 @@ t.test('round trips keep the molecule (same RDKit InChIKey) over the LOTUS sampl
     const mol = rdkit.get_mol(smi);
     try { return mol && mol.is_valid() ? rdkit.get_inchikey_for_inchi(mol.get_inchi()) : ''; } finally { mol?.delete(); }
   };
-  const lines = readFileSync(new URL('lotus_sample_1000.tsv', DATA), 'utf8').trim().split('\n');
-  const col = lines[0].split('\t').indexOf('structure_smiles');
+  // The distinct `structure_smiles` of lotus_sample_1000.tsv, in file order.
+  const lines = readFileSync(new URL('tautomer_reference.tsv', FIXTURES), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  const col = lines[0].split('\t').indexOf('smiles');
   const smiles = [...new Set(lines.slice(1).map((l) => l.split('\t')[col]))];
   const custom = readCsv('selfies_custom_cases.csv').map((r) => r.smiles);
   let same = 0, tried = 0;
