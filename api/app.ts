@@ -61,9 +61,16 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
 
   const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner, store, baseUrl: `${req.protocol}://${req.host}`, prefix });
   const longWaitMs = config.LONG_TASK_TIMEOUT_MS;
-  await app.register(chemRoutes, { context, longWaitMs });
+  // An upload sent as JSON (MCP, or REST without multipart) is base64: 4/3 of the file, plus room.
+  const uploadBodyLimit = Math.ceil((config.UPLOAD_LIMIT * 4) / 3) + 64 * 1024;
+  await app.register(chemRoutes, { context, longWaitMs, uploadBodyLimit });
   await app.register(jobRoutes, { runner });
-  await app.register(mcpRoutes, { version: config.RELEASE_VERSION, context: (req: FastifyRequest) => context(req, ''), longWaitMs });
+  await app.register(mcpRoutes, {
+    version: config.RELEASE_VERSION,
+    context: (req: FastifyRequest) => context(req, ''),
+    longWaitMs,
+    bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
+  });
   await app.register(catalogPlugin, {
     store,
     derive: async (input) => (await runner.run('derive_molecule', 'derive_molecule', input)) as DerivedMolecule,

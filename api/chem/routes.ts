@@ -17,6 +17,8 @@ export const PREFIXES = ['', '/latest', '/v1'] as const;
 export interface ChemRouteOptions {
   context: (req: FastifyRequest, prefix: string) => ApiContext;
   longWaitMs: number;
+  /** Body limit of upload operations, whose JSON form carries the file base64-encoded. */
+  uploadBodyLimit: number;
 }
 
 /** `/chem/chemclass/{jobid}/result` → `/chem/chemclass/:jobid/result` */
@@ -36,7 +38,11 @@ async function bodyArgs(op: OpDef, req: FastifyRequest): Promise<Raw> {
           part.file.resume();
           throw new AppError(422, `Unexpected file field '${part.fieldname}': upload the file as '${spec.field}'`, 'invalid_input');
         }
-        out[spec.into] = (await part.toBuffer()).toString('base64');
+        const bytes = await part.toBuffer();
+        if (spec.magic && !bytes.subarray(0, 1024).includes(spec.magic.bytes)) {
+          throw new AppError(400, `Uploaded file must be a ${spec.magic.what} (${part.filename || spec.field} does not start like one)`, 'invalid_input');
+        }
+        out[spec.into] = bytes.toString('base64');
         if (spec.filenameInto && part.filename) out[spec.filenameInto] = part.filename;
       } else {
         out[part.fieldname] = part.value;
@@ -70,6 +76,7 @@ export async function chemRoutes(app: FastifyInstance, opts: ChemRouteOptions) {
       app.route({
         method: op.method,
         url: `${prefix}${fastifyPath(op.path)}`,
+        ...(op.body?.kind === 'multipart' ? { bodyLimit: opts.uploadBodyLimit } : {}),
         handler: async (req: FastifyRequest, reply: FastifyReply) => {
           const { args: query, async } = splitAsync((req.query ?? {}) as Raw);
           const params = (req.params ?? {}) as Raw;

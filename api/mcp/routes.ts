@@ -11,6 +11,8 @@ import { createMcpServer, type McpOptions } from './tools.ts';
 
 export interface McpRouteOptions extends Omit<McpOptions, 'context'> {
   context: (req: FastifyRequest) => ApiContext;
+  /** Tool calls may carry an uploaded PDF base64-encoded. */
+  bodyLimit: number;
 }
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
@@ -39,9 +41,9 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
     }
     return reply.code(202).send({ message: 'Accepted' });
   };
-  app.post('/mcp/messages', post);
+  app.post('/mcp/messages', { bodyLimit: opts.bodyLimit }, post);
 
-  app.post('/mcp', async (req: FastifyRequest, reply: FastifyReply) => {
+  app.post('/mcp', { bodyLimit: opts.bodyLimit }, async (req: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     const server = serverFor(req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

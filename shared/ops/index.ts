@@ -11,6 +11,7 @@ import { analysisOps } from './analysis.ts';
 import { convertOps } from './convert.ts';
 import { fgroupsOps } from './fgroups.ts';
 import { hoseOps } from './hose.ts';
+import { pdfOps } from './pdf.ts';
 import { selfiesOps } from './selfies.ts';
 import { similarityOps } from './similarity.ts';
 import { stereoOps } from './stereo.ts';
@@ -31,6 +32,7 @@ const all: OpDef[] = [
   ...selfiesOps,
   ...structgenOps,
   ...sugarsOps,
+  ...pdfOps,
 ];
 
 /** Order in tools/list and /docs: by router (chem, convert, depict, tools), then path. */

@@ -8,6 +8,7 @@ import { catalogTasks } from './catalog.tasks.ts';
 import { convertTasks } from './convert.tasks.ts';
 import { fgroupsTasks } from './fgroups.tasks.ts';
 import { hoseTasks } from './hose.tasks.ts';
+import { pdfTasks } from './pdf.tasks.ts';
 import { selfiesTasks } from './selfies.tasks.ts';
 import { similarityTasks } from './similarity.tasks.ts';
 import { stereoTasks } from './stereo.tasks.ts';
@@ -22,6 +23,7 @@ const families: TaskTable[] = [
   convertTasks,
   fgroupsTasks,
   hoseTasks,
+  pdfTasks,
   selfiesTasks,
   similarityTasks,
   stereoTasks,

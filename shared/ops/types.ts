@@ -16,9 +16,10 @@ export type BodySpec =
   /**
    * multipart/form-data upload of the file field `field`; its bytes reach the task base64-encoded
    * in the argument `into` (the same argument MCP clients send), its file name in `filenameInto`.
-   * Other form fields are arguments like query parameters.
+   * Other form fields are arguments like query parameters. With `magic`, an upload that does not
+   * start with those bytes is refused at once (400) instead of failing later in its job.
    */
-  | { kind: 'multipart'; field: string; into: string; filenameInto?: string }
+  | { kind: 'multipart'; field: string; into: string; filenameInto?: string; magic?: { bytes: string; what: string } }
   /** JSON object body whose properties are arguments. */
   | { kind: 'json' };
 

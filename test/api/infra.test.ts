@@ -82,3 +82,29 @@ t.test('a chemistry thread killed mid-task: 500 naming the job, and the pool rep
   t.equal(after.statusCode, 200, 'a new thread answers');
   t.equal(after.json(), 'CCO');
 });
+
+t.test('uploads: multipart field, size limit, file type', async (t) => {
+  const { multipart, samplePdf } = await import('./samples.ts');
+  const pdf = await samplePdf();
+  const ok = await app.inject({ method: 'POST', url: '/tools/extract_text', ...multipart(pdf) });
+  t.equal(ok.statusCode, 202);
+  const notPdf = await app.inject({ method: 'POST', url: '/tools/extract_text', ...multipart(Buffer.from('just some text'), 'notes.txt') });
+  t.equal(notPdf.statusCode, 400);
+  t.match(notPdf.json().detail, /must be a PDF.*notes\.txt/);
+  const wrongField = multipart(pdf);
+  wrongField.payload = Buffer.from(wrongField.payload.toString('latin1').replace('name="pdf_file"', 'name="file"'), 'latin1');
+  const wf = await app.inject({ method: 'POST', url: '/tools/extract_text', ...wrongField });
+  t.equal(wf.statusCode, 422);
+  t.match(wf.json().detail, /pdf_file/);
+  const none = await app.inject({ method: 'POST', url: '/tools/extract_text', payload: {} });
+  t.equal(none.statusCode, 422, 'no file at all');
+});
+
+t.test('uploads over UPLOAD_LIMIT are refused with 413', async (t) => {
+  const small = (await build(t, 'inline', { UPLOAD_LIMIT: '2048' }))!;
+  const { multipart } = await import('./samples.ts');
+  const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(10_000, 32)]);
+  const res = await small.app.inject({ method: 'POST', url: '/tools/extract_json', ...multipart(big) });
+  t.equal(res.statusCode, 413);
+  t.match(res.json(), { detail: String });
+});

@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { argsJsonSchema } from '../../api/openapi.ts';
 import { build } from '../helpers/app.ts';
-import { SAMPLES } from './samples.ts';
+import { SAMPLES, samplePdf } from './samples.ts';
 
 const { app } = (await build(t, 'inline', { EXTDB_URL: 'http://127.0.0.1:9/rest/pug', EXTDB_TIMEOUT_MS: '500' }))!;
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -68,6 +68,14 @@ for (const [name, make] of Object.entries(transports)) {
 
     const body = (await client.callTool({ name: 'filter_molecules', arguments: SAMPLES.filter_molecules.mcp! })) as { content: Text[]; isError?: boolean };
     t.notOk(body.isError, 'a text-body operation is callable with JSON arguments');
+
+    const pdf = (await samplePdf()).toString('base64');
+    const text = (await client.callTool({ name: 'extract_pdf_text_tools_extract_text_post', arguments: { pdf_base64: pdf, filename: 'my paper.pdf', pages: 2 } })) as { content: Text[]; isError?: boolean };
+    t.notOk(text.isError, 'a PDF is sent base64-encoded');
+    t.match(JSON.parse(text.content[0].text), { text: /Natural products from marine sponges/, pdf_filename: 'my_paper.pdf' });
+    const notPdf = (await client.callTool({ name: 'extract_pdf_text_tools_extract_text_post', arguments: { pdf_base64: Buffer.from('hello').toString('base64') } })) as { content: Text[]; isError?: boolean };
+    t.ok(notPdf.isError);
+    t.match(notPdf.content[0].text, /Status code: 400.*PDF/);
   });
 }
 

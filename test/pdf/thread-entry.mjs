@@ -1,0 +1,16 @@
+// Piscina thread entry for worker-thread.test.ts, shaped like workers/thread-entry.mjs: it
+// registers the TypeScript loader inside the thread, then runs one PDF task per call.
+import { register } from 'tsx/esm/api';
+
+register();
+const { pdfTasks } = await import('../../shared/ops/pdf.tasks.ts');
+
+export default async function run({ task, args }) {
+  const progress = [];
+  const ctx = { rdkit: undefined, signal: new AbortController().signal, progress: (v) => progress.push(v) };
+  try {
+    return { ok: true, value: await pdfTasks[task](args, ctx), progress };
+  } catch (e) {
+    return { ok: false, error: { status: e?.status, detail: e?.detail, message: e?.message } };
+  }
+}
