@@ -5,10 +5,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
+import { runAction } from '../../shared/catalog/actions.ts';
 import { authenticate, login, revokeToken } from '../../shared/catalog/auth.ts';
+import { BackgroundWork } from '../../shared/catalog/background.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/catalog/derived.ts';
 import { mutate } from '../../shared/catalog/mutate.ts';
-import { destroy, detail, runAction } from '../../shared/catalog/operations.ts';
+import { destroy, detail } from '../../shared/catalog/operations.ts';
 import { can } from '../../shared/catalog/policy.ts';
 import { RESOURCES, ROUTED } from '../../shared/catalog/resources.ts';
 import { search } from '../../shared/catalog/search.ts';
@@ -18,7 +20,13 @@ import { validateSearch } from '../../shared/catalog/validate-search.ts';
 
 export interface CatalogPluginOptions {
   store: CatalogStore;
+  /** The `derive_molecule` job; rejects with a 422 AppError for an unreadable structure. */
   derive: (i: DeriveInput) => Promise<DerivedMolecule>;
+  /**
+   * Where queued actions (recompute-properties) run after the answer. Default: one owned by the
+   * plugin, stopped and awaited when the app closes. Tests pass their own to await `idle()`.
+   */
+  background?: BackgroundWork;
 }
 
 declare module 'fastify' {
@@ -34,6 +42,9 @@ const ALL = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export default async function catalogPlugin(app: FastifyInstance, opts: CatalogPluginOptions) {
   const { store, derive } = opts;
+  const background = opts.background ?? new BackgroundWork(app.log);
+  // Queued work ends (or stops between items) before app.close() resolves; then the store may close.
+  app.addHook('onClose', () => background.close());
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.routeOptions.config?.catalogPublic) return;
@@ -46,8 +57,10 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
     if (err instanceof ValidationError) return reply.code(422).send(err.body);
     if (err instanceof HttpError) return reply.code(err.status).send({ message: err.message });
     const ae = AppError.from(err);
-    if (ae && ae.status < 500) {
+    if (ae && ae.status !== 500) {
+      // 4xx from a derivation; 503/504 when the job runner is down or a derivation timed out
       const msg = typeof ae.detail === 'string' ? ae.detail : JSON.stringify(ae.detail);
+      if (ae.status >= 500) req.log.warn({ err }, 'catalog: derivation unavailable');
       return reply.code(ae.status).send(ae.status === 422 ? { message: msg, errors: { structure: [msg] } } : { message: msg });
     }
     const fe = err as { statusCode?: number; message?: string };
@@ -71,9 +84,9 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
   for (const name of ROUTED) {
     const r = RESOURCES[name];
     const base = `/api/${name}`;
-    const ctx = (req: FastifyRequest) => ({ store, derive, user: req.catalogUser });
+    const ctx = (req: FastifyRequest) => ({ store, derive, background, user: req.catalogUser });
     const viewAny = (req: FastifyRequest) => {
-      if (!can(req.catalogUser, 'viewAny')) throw new HttpError(403, 'This action is unauthorized.');
+      if (!can(req.catalogUser, 'viewAny', undefined, r)) throw new HttpError(403, 'This action is unauthorized.');
     };
 
     app.get(base, async (req) => {

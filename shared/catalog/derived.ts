@@ -1,8 +1,3 @@
-// NOTE TO THE CATALOG ENGINEER (temporary, the lead removes it): team ground rules are in
-// /tmp/helper-common.md — read them now. In short: never run git or npm install/ci, never edit
-// package.json/package-lock.json (ask in your report; the lead adds the `token` and
-// `catalog:import` scripts), keep to your paths, stop and report by 21:00 UTC with files,
-// test counts and measured figures.
 /**
  * What a worker derives from a molecule's structure when a catalog molecule is created or
  * updated (task `derive_molecule`). Shared by the catalog (api side) and the task (worker side).
@@ -38,7 +33,29 @@ export interface DerivedMolecule {
   standard_inchi_key: string;
   /** RDKit canonical isomeric SMILES. */
   canonical_smiles: string;
+  /** Filled when the derivation runs sugar removal; absent otherwise (the stored value is kept). */
+  sugar_free_smiles?: string | null;
   has_stereo: boolean;
   murcko_framework: string | null;
+  /** Stored as given: extra fields a derivation adds (sugar flags, NP-likeness ...) pass through. */
   properties: DerivedProperties;
+}
+
+/**
+ * How the catalog obtains a derivation: in the service a `derive_molecule` job on the worker
+ * threads; in the import CLI and in tests a direct call. Rejects with a 422 `AppError` for a
+ * structure that cannot be read.
+ */
+export type Derive = (input: DeriveInput) => Promise<DerivedMolecule> | DerivedMolecule;
+
+/** The molecule fields a derivation sets (stored names); `properties` are written separately. */
+export function derivedFields(d: DerivedMolecule): Record<string, unknown> {
+  return {
+    standard_inchi: d.standard_inchi,
+    standard_inchi_key: d.standard_inchi_key,
+    canonical_smiles: d.canonical_smiles,
+    has_stereo: d.has_stereo,
+    murcko_framework: d.murcko_framework,
+    ...(d.sugar_free_smiles !== undefined ? { sugar_free_smiles: d.sugar_free_smiles } : {}),
+  };
 }

@@ -5,10 +5,14 @@ export type Ability = 'viewAny' | 'view' | 'create' | 'update' | 'delete' | 'res
 
 const LEVEL = { reader: 0, curator: 1, admin: 2 } as const;
 
-/** No per-record rules yet: the record argument keeps the per-record gate contract open. */
-export function can(user: CatalogUser | undefined, ability: Ability, _record?: unknown): boolean {
+/**
+ * No per-record rules yet: the record argument keeps the per-record gate contract open. An
+ * admin-only resource (users) allows its abilities to admins alone.
+ */
+export function can(user: CatalogUser | undefined, ability: Ability, _record?: unknown, resource?: { adminOnly?: boolean }): boolean {
   if (!user) return false;
   const lvl = LEVEL[user.role] ?? -1;
+  if (resource?.adminOnly && lvl < 2) return false;
   switch (ability) {
     case 'viewAny':
     case 'view':

@@ -5,8 +5,8 @@
  * touches the searched collection.
  */
 import { likeToRegex, prefixUpperBound } from './like.ts';
-import { RESOURCES, SCOPES, relation, stored, type ResourceDef } from './resources.ts';
-import type { CatalogStore, Filter, SortKey } from './store/types.ts';
+import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef } from './resources.ts';
+import type { CatalogStore, CollectionName, Filter, SortKey } from './store/types.ts';
 import type { FilterInput, SearchInput } from './types.ts';
 
 export interface Translated {
@@ -23,6 +23,8 @@ export interface TranslateCtx {
   store: CatalogStore;
   /** dotted prefix when the resource is embedded in the queried collection (properties) */
   prefix?: string;
+  /** the queried collection when the resource is embedded in it */
+  collection?: CollectionName;
 }
 
 const isNull = (f: string): Filter => ({ $or: [{ [f]: null }, { [f]: { $exists: false } }] });
@@ -77,6 +79,8 @@ function leaf(f: string, op: string, value: unknown): Filter {
     case 'in':
       return { [f]: { $in: value as unknown[] } };
     case 'not in':
+      // Laravel compiles an empty NOT IN to `1 = 1`: every row, nulls included.
+      if (!(value as unknown[]).length) return {};
       return { [f]: { $exists: true, $nin: [null, ...(value as unknown[])] } };
     case 'like': {
       const { regex, prefix } = likeToRegex(String(value));
@@ -92,15 +96,41 @@ function leaf(f: string, op: string, value: unknown): Filter {
   }
 }
 
+/** Text of a stored value as PostgreSQL prints it (what `col::text LIKE` compares). */
+function pgText(t: FieldType, v: unknown): string {
+  if (t === 'decimal' && typeof v === 'number') return v.toFixed(2);
+  return String(v);
+}
+
+/**
+ * LIKE on a number or boolean field: Laravel compares `col::text` on PostgreSQL, so `3%` matches
+ * 3 and 30. A document store cannot cast inside a query, so the field's distinct values are
+ * matched here and the filter becomes a list of the matching ones.
+ */
+async function likeOnValues(r: ResourceDef, field: string, path: string, op: string, value: unknown, ctx: TranslateCtx): Promise<Filter> {
+  const { regex } = likeToRegex(String(value));
+  const values = await ctx.store.distinct(ctx.collection ?? r.collection!, path, {});
+  const hits = values.filter((v) => regex.test(pgText(r.fields[field], v)));
+  return op === 'like' ? { [path]: { $in: hits } } : { [path]: { $exists: true, $nin: [null, ...hits] } };
+}
+
+const TEXT_TYPES = new Set<FieldType>(['string', 'string[]', 'status', 'role']);
+
 async function translateLeaf(r: ResourceDef, field: string, op: string, value: unknown, ctx: TranslateCtx): Promise<Filter> {
   const dot = field.indexOf('.');
   const pre = ctx.prefix ?? '';
-  if (dot < 0) return leaf(pre + stored(r, field), op, value);
+  if (dot < 0) {
+    const path = pre + stored(r, field);
+    if ((op === 'like' || op === 'not like') && value !== null && value !== undefined && !TEXT_TYPES.has(r.fields[field])) {
+      return likeOnValues(r, field, path, op, value, ctx);
+    }
+    return leaf(path, op, value);
+  }
   const rel = relation(r, field.slice(0, dot))!;
   const rest = field.slice(dot + 1);
   const target = RESOURCES[rel.target];
   if (rel.storage === 'embedded') {
-    const inner = await translateLeaf(target, rest, op, value, { ...ctx, prefix: `${pre}${rel.name}.` });
+    const inner = await translateLeaf(target, rest, op, value, { ...ctx, prefix: `${pre}${rel.name}.`, collection: ctx.collection ?? r.collection! });
     // only an IS NULL test could match a molecule without properties: require the record then
     const isNullTest = (value === null || value === undefined) && op !== '!=';
     return isNullTest ? and([{ [`${pre}${rel.name}.id`]: { $exists: true, $ne: null } }, inner]) : inner;

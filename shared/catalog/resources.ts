@@ -4,8 +4,9 @@
  */
 import type { CollectionName, LinkField } from './store/types.ts';
 
-export type FieldType = 'string' | 'int' | 'number' | 'bool' | 'status' | 'string[]';
-export type ResourceName = 'molecules' | 'collections' | 'citations' | 'organisms' | 'properties';
+/** `decimal`: PostgreSQL decimal(8,2) in COCONUT, so values written through mutate keep 2 places. */
+export type FieldType = 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'status' | 'role' | 'string[]';
+export type ResourceName = 'molecules' | 'collections' | 'citations' | 'organisms' | 'properties' | 'users';
 
 export interface RelationDef {
   name: string;
@@ -31,11 +32,17 @@ export interface ActionDef {
 export interface ResourceDef {
   name: ResourceName;
   collection: CollectionName | null;
-  /** PHP-like class name reported in relation descriptions. */
+  /** The Lomkit resource class name that detail operations report for relations to this resource. */
   className: string;
   fields: Record<string, FieldType>;
   /** Exposed name → stored name (the seed's `murko_framework` typo). */
   aliases?: Record<string, string>;
+  /** Fields only the server writes (derived from the structure, or assigned once). */
+  readOnly?: string[];
+  /** Attributes mutate accepts but no operation outputs (a user's password). */
+  writeOnly?: Record<string, FieldType>;
+  /** Every ability on this resource, reading included, is the admin's (user management). */
+  adminOnly?: boolean;
   relations: RelationDef[];
   limits: number[];
   scopes: string[];
@@ -46,13 +53,15 @@ const s = 'string' as const;
 const i = 'int' as const;
 const n = 'number' as const;
 const b = 'bool' as const;
+const d = 'decimal' as const;
+const cls = (name: string) => `App\\Rest\\Resources\\${name}`;
 
 export const STATUSES = ['DRAFT', 'INREVIEW', 'APPROVED', 'REVOKED'] as const;
 
 export const molecules: ResourceDef = {
   name: 'molecules',
   collection: 'molecules',
-  className: 'MoleculeResource',
+  className: cls('MoleculeResource'),
   fields: {
     id: i,
     standard_inchi: s,
@@ -77,6 +86,7 @@ export const molecules: ResourceDef = {
     is_placeholder: b,
   },
   aliases: { murko_framework: 'murcko_framework' },
+  readOnly: ['identifier', 'standard_inchi', 'standard_inchi_key'],
   relations: [
     { name: 'properties', kind: 'HasOne', target: 'properties', storage: 'embedded' },
     { name: 'organisms', kind: 'BelongsToMany', target: 'organisms', storage: 'local', field: 'organism_ids' },
@@ -96,7 +106,7 @@ export const molecules: ResourceDef = {
 export const properties: ResourceDef = {
   name: 'properties',
   collection: null,
-  className: 'PropertiesResource',
+  className: cls('PropertiesResource'),
   fields: {
     id: i,
     total_atom_count: i,
@@ -104,8 +114,8 @@ export const properties: ResourceDef = {
     molecular_weight: n,
     exact_molecular_weight: n,
     molecular_formula: s,
-    alogp: n,
-    topological_polar_surface_area: n,
+    alogp: d,
+    topological_polar_surface_area: d,
     rotatable_bond_count: i,
     hydrogen_bond_acceptors: i,
     hydrogen_bond_donors: i,
@@ -113,16 +123,16 @@ export const properties: ResourceDef = {
     hydrogen_bond_donors_lipinski: i,
     lipinski_rule_of_five_violations: i,
     aromatic_rings_count: i,
-    qed_drug_likeliness: n,
+    qed_drug_likeliness: d,
     formal_charge: i,
-    fractioncsp3: n,
+    fractioncsp3: d,
     number_of_minimal_rings: i,
-    van_der_walls_volume: n,
+    van_der_walls_volume: d,
     contains_sugar: b,
     contains_ring_sugars: b,
     contains_linear_sugars: b,
     murcko_framework: s,
-    np_likeness: n,
+    np_likeness: d,
     chemical_class: s,
     chemical_sub_class: s,
     chemical_super_class: s,
@@ -144,7 +154,7 @@ const back = (field: LinkField): RelationDef => ({ name: 'molecules', kind: 'Bel
 export const collections: ResourceDef = {
   name: 'collections',
   collection: 'collections',
-  className: 'CollectionResource',
+  className: cls('CollectionResource'),
   fields: { id: i, title: s, description: s, identifier: s, url: s },
   relations: [back('collection_ids')],
   limits: [10, 25, 50],
@@ -155,7 +165,7 @@ export const collections: ResourceDef = {
 export const citations: ResourceDef = {
   name: 'citations',
   collection: 'citations',
-  className: 'CitationResource',
+  className: cls('CitationResource'),
   fields: { id: i, doi: s, title: s, authors: s, citation_text: s },
   relations: [back('citation_ids')],
   limits: [10, 25, 50],
@@ -166,17 +176,32 @@ export const citations: ResourceDef = {
 export const organisms: ResourceDef = {
   name: 'organisms',
   collection: 'organisms',
-  className: 'OrganismResource',
+  className: cls('OrganismResource'),
   fields: { id: i, name: s, iri: s, rank: s, molecule_count: i },
+  readOnly: ['molecule_count'],
   relations: [back('organism_ids')],
   limits: [10, 25, 50],
   scopes: [],
   actions: [refresh],
 };
 
-export const RESOURCES: Record<ResourceName, ResourceDef> = { molecules, collections, citations, organisms, properties };
+/** Catalog users (COCONUT routes `users` too). The password is hashed on write and never output. */
+export const users: ResourceDef = {
+  name: 'users',
+  collection: 'users',
+  className: cls('UserResource'),
+  fields: { id: i, email: s, name: s, role: 'role' },
+  writeOnly: { password: s },
+  adminOnly: true,
+  relations: [],
+  limits: [10, 25, 50],
+  scopes: [],
+  actions: [],
+};
+
+export const RESOURCES: Record<ResourceName, ResourceDef> = { molecules, collections, citations, organisms, properties, users };
 /** The resources with HTTP routes. */
-export const ROUTED: ResourceName[] = ['molecules', 'collections', 'citations', 'organisms'];
+export const ROUTED: ResourceName[] = ['molecules', 'collections', 'citations', 'organisms', 'users'];
 
 /** Stored field name of an exposed field. */
 export const stored = (r: ResourceDef, field: string): string => r.aliases?.[field] ?? field;

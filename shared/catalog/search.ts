@@ -50,7 +50,7 @@ async function addIncludes(r: ResourceDef, docs: Doc[], out: Rec[], includes: In
     if (rel.storage === 'embedded') {
       let keep = new Set(docs.map((d) => d.id));
       if (inc.filters?.length) {
-        const f = await translateFilters(target, inc.filters, { store: ctx.store, prefix: `${rel.name}.` });
+        const f = await translateFilters(target, inc.filters, { store: ctx.store, prefix: `${rel.name}.`, collection: r.collection! });
         const hit = await ctx.store.find(r.collection!, and([{ id: { $in: [...keep] } }, f]), { fields: ['id'] });
         keep = new Set(hit.map((d) => d.id));
       }
@@ -93,7 +93,7 @@ async function addAggregates(r: ResourceDef, docs: Doc[], out: Rec[], aggs: Aggr
     if (rel.storage === 'embedded') {
       let keep = new Set(docs.filter((d) => d[rel.name]).map((d) => d.id));
       if (a.filters?.length) {
-        const f = await translateFilters(target, a.filters, { store: ctx.store, prefix: `${rel.name}.` });
+        const f = await translateFilters(target, a.filters, { store: ctx.store, prefix: `${rel.name}.`, collection: r.collection! });
         keep = new Set((await ctx.store.find(r.collection!, and([{ id: { $in: [...keep] } }, f]), { fields: ['id'] })).map((d) => d.id));
       }
       docs.forEach((d, i) => {
@@ -114,8 +114,7 @@ async function addAggregates(r: ResourceDef, docs: Doc[], out: Rec[], aggs: Aggr
 function withGates(r: ResourceDef, doc: Rec, rec: Rec, s: SearchInput, ctx: Ctx): Rec {
   const gates = (s.gates ?? []).filter((g) => GATE_KEYS[g]);
   if (!gates.length) return rec;
-  rec.gates = Object.fromEntries(gates.map((g) => [GATE_KEYS[g], can(ctx.user, g as never, doc)]));
-  void r;
+  rec.gates = Object.fromEntries(gates.map((g) => [GATE_KEYS[g], can(ctx.user, g as never, doc, r)]));
   return rec;
 }
 
@@ -128,7 +127,7 @@ export async function search(r: ResourceDef, s: SearchInput, ctx: Ctx) {
   const data = docs.map((d) => withGates(r, d, serialize(r, d, q.projection), s, ctx));
   if (s.aggregates?.length) await addAggregates(r, docs, data, s.aggregates, ctx);
   if (s.includes?.length) await addIncludes(r, docs, data, s.includes, ctx);
-  const meta = s.gates?.includes('create') ? { gates: { authorized_to_create: can(ctx.user, 'create') } } : [];
+  const meta = s.gates?.includes('create') ? { gates: { authorized_to_create: can(ctx.user, 'create', undefined, r) } } : [];
   return {
     current_page: q.page,
     data,

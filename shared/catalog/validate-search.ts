@@ -27,7 +27,8 @@ export function coerce(t: FieldType, v: unknown): [unknown] | string {
   if (v === null) return [null];
   switch (t) {
     case 'int':
-    case 'number': {
+    case 'number':
+    case 'decimal': {
       const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
       if (typeof n !== 'number' || !Number.isFinite(n)) return 'must be a number.';
       if (t === 'int' && !Number.isInteger(n)) return 'must be an integer.';

@@ -22,7 +22,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { deriveMolecule } from '../../shared/chem/derive.ts';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
 import { importFile } from '../../shared/catalog/import/run.ts';
@@ -30,7 +30,7 @@ import { openStore } from '../../shared/catalog/store/open.ts';
 
 const data = (f: string) => fileURLToPath(new URL(`../../shared/catalog/data/${f}`, import.meta.url));
 const rdkit = await loadRDKit();
-const derive = (structure: string) => deriveMolecule(rdkit, { structure });
+const derive = (input: { structure: string }) => deriveMolecule(rdkit, input);
 
 t.test('LOTUS source table, then the manually validated set', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'natprod-import-'));
@@ -93,4 +93,22 @@ t.test('re-import updates instead of duplicating; bad rows are rejected with rea
   t.match(mixed.rejected[0], { row: 1, reason: /C1CC\(/ });
   t.match(mixed.rejected[1], { row: 2, reason: /no structure/ });
   t.same(mixed.created, { molecules: 1, organisms: 0, citations: 1, collections: 0, links: 1 });
+
+  // An SD file, gzip-compressed: ethanol by molblock (InChIKey LFQSCWFLJHTTHZ-UHFFFAOYSA-N, the
+  // standard InChIKey of ethanol), named by its title line, with an organism item; then salicylic
+  // acid again (matched, not duplicated).
+  const mol = (title: string, atoms: string[], bonds: string[]) =>
+    `${title}\n  manual\n\n${String(atoms.length).padStart(3)}${String(bonds.length).padStart(3)}  0  0  0  0  0  0  0  0999 V2000\n` +
+    atoms.map((a) => `    0.0000    0.0000    0.0000 ${a.padEnd(3)} 0  0  0  0  0  0  0  0  0  0  0  0`).join('\n') + '\n' +
+    bonds.map((b) => b.split(' ').map((x) => x.padStart(3)).join('') + '  0').join('\n') + '\nM  END\n';
+  const sdf = join(dir, 'two.sdf.gz');
+  await writeFile(sdf, gzipSync(
+    mol('ethanol', ['C', 'C', 'O'], ['1 2 1', '2 3 1']) + '> <organism>\nVitis vinifera\n\n$$$$\n' +
+    mol('', ['C', 'C', 'O', 'O', 'C', 'C', 'C', 'C', 'C', 'O'], ['1 2 1', '1 3 2', '1 4 1', '2 5 2', '5 6 1', '6 7 2', '7 8 1', '8 9 2', '9 2 1', '9 10 1']) + '$$$$\n',
+  ));
+  const s2 = await importFile(store, sdf, { derive });
+  t.same(s2.rejected, []);
+  t.match(s2, { rows: 2, created: { molecules: 1, organisms: 1, links: 1 }, updated: { molecules: 1 } });
+  t.match(await store.findOne('molecules', { standard_inchi_key: 'LFQSCWFLJHTTHZ-UHFFFAOYSA-N' }), { name: 'ethanol', canonical_smiles: 'CCO' });
+  t.equal(await store.count('molecules', { standard_inchi_key: 'YGSDEFSMJLZEOE-UHFFFAOYSA-N' }), 1, 'salicylic acid once');
 });

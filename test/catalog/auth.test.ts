@@ -24,25 +24,35 @@ t.test('tokens and roles', async (t) => {
     }
   });
 
-  t.test('each role against each operation', async (t) => {
-    const ops: [string, string, unknown, Record<string, number>][] = [
-      ['GET', '/api/organisms', undefined, { reader: 200, curator: 200, admin: 200 }],
-      ['POST', '/api/organisms/search', { search: {} }, { reader: 200, curator: 200, admin: 200 }],
-      ['POST', '/api/organisms/mutate', { mutate: [{ operation: 'create', attributes: { name: 'Z' } }] }, { reader: 403, curator: 200, admin: 200 }],
-      ['POST', '/api/organisms/mutate', { mutate: [{ operation: 'update', key: 1, attributes: { rank: 'species' } }] }, { reader: 403, curator: 200, admin: 200 }],
-      ['POST', '/api/organisms/actions/refresh-counts', {}, { reader: 403, curator: 200, admin: 200 }],
-    ];
-    for (const [method, url, body, want] of ops) {
-      for (const role of ['reader', 'curator', 'admin'] as const) {
-        const r = await b.call(method, url, body, role);
-        t.equal(r.status, want[role], `${role} ${method} ${url}`);
-        if (r.status === 403) t.same(r.json, { message: 'This action is unauthorized.' });
+  t.test('each role against each operation of each resource', async (t) => {
+    const R = ['reader', 'curator', 'admin'] as const;
+    const want = (reader: number, curator: number, admin: number) => ({ reader, curator, admin });
+    const create: Record<string, object> = { molecules: { name: 'm' }, collections: { title: 'c' }, citations: { doi: '10.9/x' }, organisms: { name: 'o' } };
+    const update: Record<string, object> = { molecules: { name: 'm2' }, collections: { title: 'c2' }, citations: { title: 't2' }, organisms: { rank: 'genus' } };
+    const action: Record<string, [string, Record<string, number>]> = {
+      molecules: ['approve', want(403, 200, 200)],
+      collections: ['refresh-counts', want(403, 200, 200)],
+      organisms: ['refresh-counts', want(403, 200, 200)],
+      citations: ['refresh-counts', want(404, 404, 404)],
+    };
+    for (const res of ['molecules', 'collections', 'citations', 'organisms']) {
+      const ops: [string, string, () => Promise<unknown> | unknown, Record<string, number>][] = [
+        ['GET', `/api/${res}`, () => undefined, want(200, 200, 200)],
+        ['POST', `/api/${res}/search`, () => ({ search: { limit: 10 } }), want(200, 200, 200)],
+        ['POST', `/api/${res}/mutate`, () => ({ mutate: [{ operation: 'create', attributes: create[res] }] }), want(403, 200, 200)],
+        ['POST', `/api/${res}/mutate`, () => ({ mutate: [{ operation: 'update', key: 1, attributes: update[res] }] }), want(403, 200, 200)],
+        ['POST', `/api/${res}/actions/${action[res][0]}`, () => ({ search: { filters: [{ field: 'id', value: 0 }] } }), action[res][1]],
+        // a fresh record per call, so each role's delete has something to delete
+        ['DELETE', `/api/${res}`, async () => ({ resources: [(await b.store.insert(res as never, { name: 'victim', title: 'victim' })).id] }), want(403, 403, 200)],
+      ];
+      for (const [method, url, body, expected] of ops) {
+        for (const role of R) {
+          const r = await b.call(method, url, await body(), role);
+          t.equal(r.status, expected[role], `${role} ${method} ${url}`);
+          if (r.status === 403) t.same(r.json, { message: 'This action is unauthorized.' });
+        }
       }
     }
-    const z = await b.store.insertMany('organisms', [{ name: 'd1' }, { name: 'd2' }, { name: 'd3' }]);
-    t.equal((await b.call('DELETE', '/api/organisms', { resources: [z[0].id] }, 'reader')).status, 403);
-    t.equal((await b.call('DELETE', '/api/organisms', { resources: [z[1].id] }, 'curator')).status, 403);
-    t.equal((await b.call('DELETE', '/api/organisms', { resources: [z[2].id] }, 'admin')).status, 200);
   });
 
   t.test('login and logout', async (t) => {

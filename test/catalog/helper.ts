@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
 import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import type { DeriveInput, DerivedMolecule } from '../../shared/catalog/derived.ts';
+import { BackgroundWork } from '../../shared/catalog/background.ts';
+import type { Derive, DeriveInput, DerivedMolecule } from '../../shared/catalog/derived.ts';
 import { openStore } from '../../shared/catalog/store/open.ts';
 import type { CatalogStore } from '../../shared/catalog/store/types.ts';
 import { invalidStructure } from '../../shared/errors.ts';
@@ -70,18 +71,29 @@ export async function fakeDerive({ structure }: DeriveInput): Promise<DerivedMol
   };
 }
 
+/** A logger that keeps what the catalog's background work reports. */
+export function memoryLog() {
+  const lines: string[] = [];
+  return { lines, info: (m: string) => void lines.push(`info: ${m}`), warn: (m: string) => void lines.push(`warn: ${m}`), error: (m: string) => void lines.push(`error: ${m}`) };
+}
+
 export interface Built {
   app: FastifyInstance;
   store: CatalogStore;
+  /** The plugin's queued actions; `await b.background.idle()` before checking their effects. */
+  background: BackgroundWork;
+  log: ReturnType<typeof memoryLog>;
   tokens: { reader: string; curator: string; admin: string };
   /** inject with a role's token */
   call: (method: string, url: string, body?: unknown, role?: 'reader' | 'curator' | 'admin' | null) => Promise<{ status: number; json: any }>;
 }
 
-export async function build(t: Tap, kind: StoreKind = 'embedded'): Promise<Built> {
+export async function build(t: Tap, kind: StoreKind = 'embedded', derive: Derive = fakeDerive): Promise<Built> {
   const store = await makeStore(t, kind);
   const app = Fastify();
-  await app.register(catalogPlugin, { store, derive: fakeDerive });
+  const log = memoryLog();
+  const background = new BackgroundWork(log);
+  await app.register(catalogPlugin, { store, derive: async (i) => derive(i), background });
   await app.ready();
   t.teardown(() => app.close());
   const tokens = {
@@ -104,7 +116,7 @@ export async function build(t: Tap, kind: StoreKind = 'embedded'): Promise<Built
     }
     return { status: res.statusCode, json };
   };
-  return { app, store, tokens, call };
+  return { app, store, background, log, tokens, call };
 }
 
 /** A small catalog: 6 molecules (one with null name), properties, 3 organisms, 2 collections, 2 citations. */

@@ -138,6 +138,76 @@ for (const kind of storeKinds()) {
       t.match(c.json.data[0], { molecules_count: 2, molecules_avg_annotation_level: 2, molecules_sum_annotation_level: 4, molecules_min_name: 'Caffeine_b' });
     });
 
+    t.test('like on numbers and booleans compares their text, as PostgreSQL col::text LIKE', async (t) => {
+      t.same(await ids(f('annotation_level', 'like', '%')), [6, 5, 4, 3, 2, 1]);
+      t.same(await ids(f('annotation_level', 'like', '_')), [6, 5, 4, 3, 2, 1]);
+      t.same(await ids(f('annotation_level', 'not like', '3')), [6, 5, 4, 3, 2]);
+      t.same(await ids(f('active', 'like', 'tr%')), [6, 5, 1]);
+      t.same(await ids(f('properties.molecular_weight', 'like', '19%')), [1], '194.19');
+      t.same(await ids(f('properties.molecular_weight', 'like', '350')), [5]);
+      t.same(await ids(f('properties.molecular_weight', 'not like', '%.%')), [6, 5], 'whole numbers print without a point; no properties never match');
+    });
+
+    t.test('empty lists: IN matches nothing, NOT IN everything (Laravel 0 = 1 / 1 = 1)', async (t) => {
+      t.same(await ids(f('name', 'in', [])), []);
+      t.same(await ids(f('name', 'not in', [])), [6, 5, 4, 3, 2, 1], 'nulls included');
+    });
+
+    t.test('relation filters are "there exists a related row"', async (t) => {
+      // molecule 6 has only Homo sapiens; 3 and 5 have no organism at all
+      t.same(await ids(f('organisms.name', '!=', 'Homo sapiens')), [4, 2, 1]);
+      t.same(await ids(f('organisms.rank', '=')), [], 'IS NULL on a related field needs a related row');
+      t.same(await ids(f('properties.molecular_weight', '=')), [], 'likewise for properties');
+      t.same(await ids({ filters: [{ field: 'organisms.name', value: 'Homo sapiens' }, { field: 'collections.title', value: 'LOTUS' }] }), [1]);
+    });
+
+    t.test('the first filter\'s type has no effect; scopes AND with filters and each other', async (t) => {
+      t.same(await ids({ filters: [{ field: 'name', value: 'aspirin', type: 'or' }, { field: 'active', value: false }] }), [3]);
+      t.same(await ids({ scopes: [{ name: 'active' }, { name: 'draft' }] }), [6]);
+      t.same(await ids({ scopes: [{ name: 'approved' }], filters: [{ field: 'name', value: 'caffeine' }, { field: 'name', value: 'aspirin', type: 'or' }] }), [1], 'the filters are one parenthesised group');
+    });
+
+    t.test('sorts on the murko_framework alias and explicit id', async (t) => {
+      t.same(await ids({ sorts: [{ field: 'murko_framework', direction: 'asc' }, { field: 'id', direction: 'desc' }] }), [3, 1, 6, 5, 4, 2]);
+      t.same(await ids({ sorts: [{ field: 'id', direction: 'asc' }] }), [1, 2, 3, 4, 5, 6]);
+    });
+
+    t.test('pagination meta over more rows', async (t) => {
+      await b.store.insertMany('organisms', Array.from({ length: 27 }, (_, i) => ({ name: `Extra ${String(i).padStart(2, '0')}`, rank: null, molecule_count: 0 })));
+      const page = async (search: object) => (await b.call('POST', '/api/organisms/search', { search }, 'reader')).json;
+      const p2 = await page({ limit: 10, page: 2 });
+      t.match(p2, { current_page: 2, from: 11, to: 20, last_page: 3, per_page: 10, total: 30, meta: [] });
+      t.same(p2.data.map((o: any) => o.id), [20, 19, 18, 17, 16, 15, 14, 13, 12, 11], 'id desc by default');
+      t.match(await page({ limit: 25, page: 2 }), { from: 26, to: 30, last_page: 2, per_page: 25 });
+      t.match(await page({ limit: 10, page: 4 }), { current_page: 4, data: [], from: null, to: null, total: 30, last_page: 3 });
+      t.match(await page({ filters: [{ field: 'name', operator: 'like', value: 'Extra 1%' }], limit: 10 }), { total: 10, last_page: 1, from: 1, to: 10 }, 'total counts the filtered rows');
+      t.match(await page({ filters: [{ field: 'name', value: 'nobody' }] }), { total: 0, last_page: 1, from: null, to: null, data: [] });
+      // molecule 5 gets 27 organisms: an include limit applies per parent
+      await b.store.link(5, 'organism_ids', Array.from({ length: 27 }, (_, i) => 4 + i));
+      const inc = await b.call('POST', '/api/molecules/search', { search: { filters: [{ field: 'id', operator: 'in', value: [1, 5] }], includes: [{ relation: 'organisms', limit: 10 }] } }, 'reader');
+      t.same(inc.json.data.map((m: any) => m.organisms.length), [10, 2]);
+      t.same(inc.json.data[0].organisms.slice(0, 3).map((o: any) => o.id), [30, 29, 28], 'included rows in the related default order, id desc');
+      const all = await b.call('POST', '/api/molecules/search', { search: { filters: [{ field: 'id', value: 5 }], includes: [{ relation: 'organisms' }] } }, 'reader');
+      t.equal(all.json.data[0].organisms.length, 27, 'without a limit an include is not paginated');
+      await b.store.unlink(5, 'organism_ids', Array.from({ length: 27 }, (_, i) => 4 + i));
+      await b.store.remove('organisms', Array.from({ length: 27 }, (_, i) => 4 + i));
+    });
+
+    t.test('include options: own aggregates, gates only when the include asks', async (t) => {
+      const r = await b.call('POST', '/api/organisms/search', {
+        search: {
+          filters: [{ field: 'id', value: 1 }],
+          gates: ['view'],
+          includes: [{ relation: 'molecules', selects: [{ field: 'name' }], aggregates: [{ relation: 'collections', type: 'count' }] }],
+        },
+      }, 'curator');
+      t.same(r.json.data[0].gates, { authorized_to_view: true });
+      t.same(r.json.data[0].molecules, [{ name: '50%_off', collections_count: 0 }, { name: 'caffeine', collections_count: 1 }], 'no gates in the included rows');
+      const g = await b.call('POST', '/api/molecules/search', { search: { filters: [{ field: 'id', value: 1 }], includes: [{ relation: 'organisms', gates: ['update'], selects: [{ field: 'id' }] }] } }, 'curator');
+      t.same(g.json.data[0].organisms, [{ id: 2, gates: { authorized_to_update: true } }, { id: 1, gates: { authorized_to_update: true } }]);
+      t.notOk('gates' in g.json.data[0], 'the parent did not ask');
+    });
+
     t.test('gates per record and in meta', async (t) => {
       const s = { search: { limit: 10, gates: ['create', 'update', 'delete', 'view'], filters: [{ field: 'id', value: 1 }] } };
       const reader = await b.call('POST', '/api/molecules/search', s, 'reader');

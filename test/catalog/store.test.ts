@@ -64,3 +64,26 @@ t.test('embedded: two writers on one DATA_DIR, and restart', async (t) => {
   t.equal((await c.insert('molecules', { name: 'next' })).id, 21, 'counter survives too');
   await c.close();
 });
+
+t.test('embedded: closing compacts without dropping what another process wrote since', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-store-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const service = await openStore({ dataDir: dir });
+  const cli = await openStore({ dataDir: dir });
+  await service.insert('tokens', { user_id: 1, token_hash: 'a' }); // the service wrote tokens: it compacts them on close
+  await cli.insert('tokens', { user_id: 2, token_hash: 'b' }); // after the service's last call
+  await cli.close();
+  await service.close();
+  const after = await openStore({ dataDir: dir });
+  t.same((await after.find('tokens', {})).map((d) => d.token_hash).sort(), ['a', 'b']);
+  await after.close();
+});
+
+t.test('embedded: a dotted distinct reads embedded documents', async (t) => {
+  const s = await makeStore(t);
+  const a = await s.insert('molecules', { name: 'a' });
+  const b = await s.insert('molecules', { name: 'b' });
+  await s.setProperties(a.id, { molecular_weight: 10 });
+  await s.setProperties(b.id, { molecular_weight: 12.5 });
+  t.same((await s.distinct('molecules', 'properties.molecular_weight', {})).sort(), [10, 12.5]);
+});

@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     for (const file of files) {
       const summary = await importFile(store, file, {
-        derive: (structure) => deriveMolecule(rdkit, { structure }),
+        derive: (input) => deriveMolecule(rdkit, input),
         onProgress: progressBar(basename(file)),
       });
       if (process.stderr.isTTY) process.stderr.write('\n');

@@ -171,7 +171,7 @@ export const coconutCollections: RowMapper = (v) => {
       title,
       identifier: text(v.coconut_collection_id) ? `coconut:${text(v.coconut_collection_id)}` : null,
       url: null,
-      description: 'COCONUT collection (COCONUT data: CC BY 4.0)',
+      description: 'COCONUT collection (COCONUT, https://coconut.naturalproducts.net, data CC BY 4.0)',
     },
   };
 };

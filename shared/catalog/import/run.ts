@@ -10,10 +10,12 @@
  * or whose structure does not parse is rejected with its reason; the rest still import.
  */
 import { stat } from 'node:fs/promises';
-import type { DerivedMolecule } from '../derived.ts';
+import { derivedFields, type Derive } from '../derived.ts';
 import { nextIdentifier } from '../store/open.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { AppError } from '../../errors.ts';
+import { DeriveCache } from './derive-cache.ts';
+import { refreshMoleculeCounts, touchedNone } from '../counts.ts';
 import { fileText, formatOf, parseDelimited, parseSdf } from './parse.ts';
 import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSeed } from './types.ts';
 
@@ -25,10 +27,17 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  derive: (structure: string) => Promise<DerivedMolecule> | DerivedMolecule;
+  derive: Derive;
   onProgress?: (p: ImportProgress) => void;
   /** Status of newly created molecules; imported sources are curated, so APPROVED by default. */
   status?: 'DRAFT' | 'INREVIEW' | 'APPROVED';
+  /**
+   * Rows whose structure is derived ahead of the row being written (default 4), so that several
+   * worker threads derive while the store writes. Rows are still written in file order.
+   */
+  lookahead?: number;
+  /** Stops the import between rows (the rows written so far stay; re-importing is idempotent). */
+  signal?: AbortSignal;
 }
 
 type Kind = 'molecules' | 'organisms' | 'citations' | 'collections';
@@ -45,27 +54,6 @@ export interface ImportSummary {
 
 const zero = (): Counts => ({ molecules: 0, organisms: 0, citations: 0, collections: 0, links: 0 });
 
-/** Bounded memo of derivations: LOTUS files repeat a structure once per organism/reference. */
-class DeriveCache {
-  private readonly map = new Map<string, DerivedMolecule | AppError>();
-  constructor(private readonly max = 5000) {}
-  async get(structure: string, derive: ImportOptions['derive']): Promise<DerivedMolecule | AppError> {
-    const hit = this.map.get(structure);
-    if (hit) return hit;
-    let value: DerivedMolecule | AppError;
-    try {
-      value = await derive(structure);
-    } catch (err) {
-      const app = AppError.from(err);
-      if (!app || !app.isClientError) throw err;
-      value = app;
-    }
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    this.map.set(structure, value);
-    return value;
-  }
-}
-
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 /** Fields of `seed` that are set there and empty on `doc`. */
@@ -77,10 +65,12 @@ class Importer {
   readonly summary: ImportSummary = { rows: 0, created: zero(), updated: zero(), rejected: [], warnings: [] };
   private readonly ids = new Map<string, number>();
   private readonly links = new Set<string>();
-  readonly touched = { organisms: new Set<number>(), collections: new Set<number>() };
-  private readonly cache = new DeriveCache();
+  readonly touched = touchedNone();
+  private readonly cache: DeriveCache;
 
-  constructor(private readonly store: CatalogStore, private readonly opts: ImportOptions) {}
+  constructor(private readonly store: CatalogStore, private readonly opts: ImportOptions) {
+    this.cache = new DeriveCache(opts.derive);
+  }
 
   /** Finds by `field` = `value`, inserting `seed` or filling its empty fields; memoised per file. */
   private async upsertBy(coll: Kind, field: string, value: unknown, seed: Record<string, unknown>, base: Record<string, unknown> = {}) {
@@ -129,7 +119,7 @@ class Importer {
   }
 
   private async molecule(row: number, m: MoleculeSeed): Promise<number | undefined> {
-    const d = await this.cache.get(m.canonical_smiles, this.opts.derive);
+    const d = await this.cache.get(m.canonical_smiles);
     if (d instanceof AppError) {
       this.summary.rejected.push({ row, reason: typeof d.detail === 'string' ? d.detail : JSON.stringify(d.detail) });
       return undefined;
@@ -137,12 +127,7 @@ class Importer {
     if (m.standard_inchi_key && m.standard_inchi_key !== d.standard_inchi_key) {
       this.summary.warnings.push({ row, message: `InChIKey in the file ${m.standard_inchi_key} differs from the derived ${d.standard_inchi_key}; the derived key is used` });
     }
-    const derived = {
-      standard_inchi: d.standard_inchi,
-      canonical_smiles: d.canonical_smiles,
-      has_stereo: d.has_stereo,
-      murcko_framework: d.murcko_framework,
-    };
+    const derived = derivedFields(d);
     const key = `molecules\u0000standard_inchi_key\u0000${d.standard_inchi_key}`;
     const seen = this.ids.get(key);
     if (seen !== undefined) {
@@ -161,10 +146,10 @@ class Importer {
       this.summary.updated.molecules++;
     } else {
       const doc = await this.store.insert('molecules', {
-        status: this.opts.status ?? 'APPROVED', active: true, has_variants: false, is_tautomer: false, is_parent: false,
+        status: this.opts.status ?? 'APPROVED', active: (this.opts.status ?? 'APPROVED') === 'APPROVED', has_variants: false, is_tautomer: false, is_parent: false,
         is_placeholder: false, name_trust_level: 0, annotation_level: 0, variants_count: 0,
         organism_ids: [], citation_ids: [], collection_ids: [], properties: null,
-        name: m.name, iupac_name: m.iupac_name, standard_inchi_key: d.standard_inchi_key, ...derived,
+        name: m.name, iupac_name: m.iupac_name, ...derived,
         identifier: await nextIdentifier(this.store),
       });
       id = doc.id;
@@ -187,8 +172,14 @@ class Importer {
     this.links.add(k);
   }
 
-  async prefetch(structure: string): Promise<void> {
-    await this.cache.get(structure, this.opts.derive);
+  /** Waits for a structure's derivation (outside the lock); errors surface here, not in `row`. */
+  async cached(structure: string): Promise<void> {
+    await this.cache.get(structure);
+  }
+
+  /** Starts deriving a row's structure; the row's own write awaits it later. */
+  prefetch(r: ImportRow): void {
+    if (r.molecule && !r.problem) void this.cache.get(r.molecule.canonical_smiles);
   }
 
   async row(r: ImportRow): Promise<void> {
@@ -202,20 +193,16 @@ class Importer {
     const org = r.organism ? await this.organism(r.organism) : undefined;
     const cit = r.citation ? await this.citation(r.citation) : undefined;
     const col = r.collection ? await this.collection(r.collection) : undefined;
-    if (org !== undefined) this.touched.organisms.add(org);
-    if (col !== undefined) this.touched.collections.add(col);
+    if (org !== undefined) this.touched.organism_ids.add(org);
+    if (col !== undefined) this.touched.collection_ids.add(col);
     if (mol === undefined) return;
     if (org !== undefined) await this.link(mol, 'organism_ids', org);
     if (cit !== undefined) await this.link(mol, 'citation_ids', cit);
     if (col !== undefined) await this.link(mol, 'collection_ids', col);
   }
 
-  async refreshCounts(): Promise<void> {
-    for (const [coll, field] of [['organisms', 'organism_ids'], ['collections', 'collection_ids']] as const) {
-      for (const id of this.touched[coll]) {
-        await this.store.update(coll, id, { molecule_count: await this.store.count('molecules', { [field]: id }) });
-      }
-    }
+  refreshCounts(): Promise<void> {
+    return this.store.exclusive(() => refreshMoleculeCounts(this.store, this.touched));
   }
 }
 
@@ -228,13 +215,22 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   });
   const rows = format === 'sdf' ? parseSdf(chunks) : parseDelimited(chunks, format === 'tsv' ? '\t' : ',');
   const importer = new Importer(store, opts);
-  for await (const r of rows) {
-    // Derive outside the store lock (CPU work), then write the row's records under it, so a
-    // server sharing the embedded store waits only for the writes.
-    if (r.molecule && !r.problem) await importer.prefetch(r.molecule.canonical_smiles);
+  const lookahead = Math.max(1, opts.lookahead ?? 4);
+  const window: ImportRow[] = [];
+  // Derivations run outside the store lock (they are CPU work on worker threads); each row's
+  // writes then take the lock once, so a server sharing the store waits only for those.
+  const write = async (r: ImportRow) => {
+    opts.signal?.throwIfAborted();
+    if (r.molecule && !r.problem) await importer.cached(r.molecule.canonical_smiles);
     await store.exclusive(() => importer.row(r));
     opts.onProgress?.({ row: r.row, bytes, totalBytes });
+  };
+  for await (const r of rows) {
+    importer.prefetch(r);
+    window.push(r);
+    if (window.length >= lookahead) await write(window.shift()!);
   }
+  for (const r of window) await write(r);
   await importer.refreshCounts();
   opts.onProgress?.({ row: importer.summary.rows, bytes: totalBytes, totalBytes });
   return importer.summary;

@@ -3,12 +3,13 @@
  * Cross-process safety: every call runs under `FileLock` (DATA_DIR/catalog.lock) and first
  * reloads any collection file another process changed (inode/size/mtime signature).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
 import { createRequire } from 'node:module';
 import { FileLock } from './lock.ts';
-import { sortDocs } from './sort.ts';
+import { SortedOrders } from './sorted-orders.ts';
 import { COLLECTIONS, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField } from './types.ts';
 
 type Name = CollectionName | 'counters';
@@ -27,6 +28,7 @@ const INDEXES: Record<CollectionName, string[]> = {
   collections: ['title', 'identifier'],
   users: ['email'],
   tokens: ['user_id'],
+  meta: ['key'],
 };
 
 function clean(doc: unknown): Doc {
@@ -40,10 +42,10 @@ export class EmbeddedStore implements CatalogStore {
   private readonly dbs = new Map<Name, DS>();
   private readonly sigs = new Map<Name, string>();
   private readonly dirty = new Set<Name>();
-  /** Bumped by every write and reload; keys the sorted-order cache. */
-  private version = 0;
-  private sorted = new Map<string, { version: number; docs: Doc[] }>();
+  private readonly orders = new SortedOrders(nedbMatch);
   private readonly lock: FileLock;
+  /** Set while this process runs an `op` (per async call chain). */
+  private readonly inside = new AsyncLocalStorage<boolean>();
 
   private constructor(private readonly dir: string) {
     this.lock = new FileLock(join(dir, 'catalog.lock'));
@@ -97,26 +99,39 @@ export class EmbeddedStore implements CatalogStore {
     for (const name of this.dbs.keys()) this.sigs.set(name, await this.sig(name));
   }
 
-  /** Runs fn under the lock after reloading what other processes changed. */
-  private op<T>(fn: () => Promise<T>): Promise<T> {
-    return this.lock.run(async () => {
-      for (const [name, db] of this.dbs) {
-        if ((await this.sig(name)) !== this.sigs.get(name)) {
-          await this.load(db);
-          this.version++;
-        }
+  /** Reloads every open collection whose file another process changed since we last looked. */
+  private async refresh(): Promise<void> {
+    for (const [name, db] of this.dbs) {
+      if ((await this.sig(name)) !== this.sigs.get(name)) {
+        await this.load(db);
+        this.orders.invalidate(name);
       }
-      try {
-        return await fn();
-      } finally {
-        await this.snapshot();
-      }
-    });
+    }
   }
 
-  /** For writes: also invalidates the sorted-order cache. */
+  /**
+   * Runs fn under the lock after reloading what other processes changed. Calls nested inside an
+   * outer `op` (e.g. the writes of one import row under `exclusive`) skip the reload and the
+   * snapshot: no other process can write while the outer call holds the lock, and stat-ing every
+   * file around each inner call was most of the import's store time.
+   */
+  private op<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inside.getStore()) return fn();
+    return this.lock.run(() =>
+      this.inside.run(true, async () => {
+        await this.refresh();
+        try {
+          return await fn();
+        } finally {
+          await this.snapshot();
+        }
+      }),
+    );
+  }
+
+  /** For writes: also invalidates the collection's sorted orders (a new token keeps the molecules'). */
   private async w(name: Name): Promise<DS> {
-    this.version++;
+    this.orders.invalidate(name);
     this.dirty.add(name);
     return this.db(name);
   }
@@ -137,35 +152,24 @@ export class EmbeddedStore implements CatalogStore {
       const sort = opts.sort ?? [];
       const skip = Math.max(0, opts.skip ?? 0);
       const limit = opts.limit ?? 0;
-      const idOnly = sort.every((k) => k.field === 'id');
-      if (idOnly) {
+      if (!sort.length) {
         let cur = db.findAsync(filter, proj);
-        if (sort.length) cur = cur.sort({ id: sort[0].dir });
         if (skip) cur = cur.skip(skip);
         if (limit) cur = cur.limit(limit);
         return (await cur).map(clean);
       }
-      // In memory over nedb's live documents (no copies): nedb's own sort is slow (~10 µs per
-      // comparison) and cannot place nulls PostgreSQL-style. Only the page is copied out.
-      // The full sorted order is cached until the next write, so paging through a listing costs
-      // one sort; the filter is then applied along that order until the page is full.
-      const key = `${coll}:${JSON.stringify(sort)}`;
-      let cached = this.sorted.get(key);
-      if (!cached || cached.version !== this.version) {
-        cached = { version: this.version, docs: sortDocs([...(db.getAllData() as Doc[])], sort) };
-        if (this.sorted.size >= 16) this.sorted.clear();
-        this.sorted.set(key, cached);
-      }
-      const page: number[] = [];
-      const end = limit ? skip + limit : Infinity;
+      const idOnly = sort.every((k) => k.field === 'id');
       const any = !Object.keys(filter).length;
-      let seen = 0;
-      for (const d of cached.docs) {
-        if (seen >= end) break;
-        if (!any && !nedbMatch(d, filter)) continue;
-        if (seen++ >= skip) page.push(d.id);
+      if (idOnly && !any) {
+        // nedb would sort (and copy) every matching document; the indexed candidates' ids suffice.
+        const dir = sort[0].dir;
+        const ids = (await db.findAsync(filter, { _id: 0, id: 1 })).map((d: Doc) => d.id).sort((a: number, b: number) => (a - b) * dir);
+        return this.byIds(coll, limit ? ids.slice(skip, skip + limit) : ids.slice(skip), proj);
       }
-      return this.byIds(coll, page, proj);
+      // The id index lists documents in id order, which the sort then only confirms (linear).
+      const all = idOnly ? () => db.indexes.id.getAll() as Doc[] : () => db.getAllData() as Doc[];
+      // Only the page is copied out of nedb.
+      return this.byIds(coll, this.orders.page(coll, all, sort, filter, skip, limit), proj);
     });
   }
 
@@ -183,7 +187,7 @@ export class EmbeddedStore implements CatalogStore {
   count(coll: CollectionName, filter: Filter): Promise<number> {
     return this.op(async () => {
       const db = await this.db(coll);
-      return Object.keys(filter).length ? db.countAsync(filter) : (db.getAllData() as unknown[]).length;
+      return Object.keys(filter).length ? db.countAsync(filter) : this.orders.total(coll, () => (db.getAllData() as unknown[]).length);
     });
   }
 
@@ -198,8 +202,10 @@ export class EmbeddedStore implements CatalogStore {
     return this.op(async () => {
       const docs = await (await this.db(coll)).findAsync(filter, { _id: 0, [field]: 1 });
       const out = new Set<unknown>();
+      const path = field.split('.');
       for (const d of docs as Record<string, unknown>[]) {
-        const v = d[field];
+        // A dotted projection comes back nested ({properties: {x}}), so walk the path.
+        const v = path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), d);
         if (Array.isArray(v)) v.forEach((x) => out.add(x));
         else if (v !== undefined && v !== null) out.add(v);
       }
@@ -302,8 +308,13 @@ export class EmbeddedStore implements CatalogStore {
     });
   }
 
+  /**
+   * Compacts the files this process wrote. Compaction rewrites a file from memory, so it first
+   * reloads what other processes appended since our last call: otherwise a token minted by the
+   * CLI after the service's last request would be lost when the service shuts down.
+   */
   async close(): Promise<void> {
-    await this.lock.run(async () => {
+    await this.op(async () => {
       for (const name of this.dirty) await this.dbs.get(name)?.compactDatafileAsync();
     });
     this.dbs.clear();

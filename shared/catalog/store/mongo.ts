@@ -6,12 +6,23 @@ import mongoose from 'mongoose';
 import type { CatalogStore, CollectionName, Doc, Filter, FindOptions, LinkField } from './types.ts';
 
 const INDEXES: Record<CollectionName, string[]> = {
-  molecules: ['identifier', 'standard_inchi_key', 'name', 'organism_ids', 'citation_ids', 'collection_ids'],
+  molecules: ['identifier', 'name', 'organism_ids', 'citation_ids', 'collection_ids', 'properties.molecular_weight'],
   organisms: ['name', 'iri'],
   citations: ['doi'],
   collections: ['title', 'identifier'],
-  users: ['email'],
+  users: [],
   tokens: ['user_id'],
+  meta: ['key'],
+};
+
+/**
+ * Unique among the documents that have the field (sparse: a molecule without a structure has no
+ * InChIKey). Mutate checks duplicates first, but without the embedded store's lock two requests
+ * could race: the database then refuses the second structure or e-mail instead of storing both.
+ */
+const UNIQUE: Partial<Record<CollectionName, string[]>> = {
+  molecules: ['standard_inchi_key'],
+  users: ['email'],
 };
 
 /** Our neutral filter uses top-level `$not: {...}`; MongoDB spells that `$nor: [...]`. */
@@ -43,8 +54,8 @@ export class MongoStore implements CatalogStore {
       const c = s.col(name as CollectionName);
       await c.createIndex({ id: 1 }, { unique: true });
       for (const f of fields) await c.createIndex({ [f]: 1 });
+      for (const f of UNIQUE[name as CollectionName] ?? []) await c.createIndex({ [f]: 1 }, { unique: true, sparse: true });
     }
-    await s.col('molecules').createIndex({ 'properties.molecular_weight': 1 });
     await s.col('counters').createIndex({ name: 1 }, { unique: true });
     return s;
   }
@@ -71,7 +82,8 @@ export class MongoStore implements CatalogStore {
     const proj: Record<string, 0 | 1> = opts.fields ? Object.fromEntries([['_id', 0], ['id', 1], ...opts.fields.map((f) => [f, 1])]) : { _id: 0 };
     if (!opts.fields) sort.forEach((_, i) => (proj[`__n${i}`] = 0));
     pipeline.push({ $project: proj });
-    const docs = await this.col(coll).aggregate(pipeline).toArray();
+    // A sort over a whole collection without an index may exceed the in-memory sort limit.
+    const docs = await this.col(coll).aggregate(pipeline, { allowDiskUse: true }).toArray();
     return docs.map((d) => clean(d as Record<string, unknown>));
   }
 

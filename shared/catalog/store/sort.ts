@@ -25,25 +25,6 @@ function compareValues(a: unknown, b: unknown): number {
   return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
 }
 
-export function compareDocs(sort: SortKey[]): (a: Doc, b: Doc) => number {
-  return (a, b) => {
-    for (const k of sort) {
-      const va = dot(a, k.field);
-      const vb = dot(b, k.field);
-      const na = va === null || va === undefined;
-      const nb = vb === null || vb === undefined;
-      if (na || nb) {
-        if (na && nb) continue;
-        // null placement is absolute, not flipped by the direction
-        return (na ? 1 : -1) * (k.nulls === 'last' ? 1 : -1);
-      }
-      const c = compareValues(va, vb) * k.dir;
-      if (c !== 0) return c;
-    }
-    return 0;
-  };
-}
-
 /** Sorts in place, reading each sort value once (decorate-sort-undecorate). */
 export function sortDocs<T extends Doc>(docs: T[], sort: SortKey[]): T[] {
   const paths = sort.map((k) => k.field.split('.'));

@@ -22,6 +22,7 @@
  * - `collections`: `title`, `description`, `identifier`, `url`, `molecule_count` (internal).
  * - `users` (`email`, `name`, `role`, `password_hash`) and `tokens` (`user_id`, `name`,
  *   `token_hash`, `created_at`, `last_used_at`): auth, see `shared/catalog/auth.ts`.
+ * - `meta`: bookkeeping records by `key` (e.g. `demo_seed`, the first-start demo import).
  *
  * Missing optional fields may be left out or null: queries treat both alike.
  *
@@ -44,7 +45,9 @@
  * its duration and, before reading, reloads any collection file that another process changed since
  * (compared by inode, size and mtime). So the API server, `npm run token` and the importer may run
  * at the same time on one DATA_DIR: no write is lost and the server sees the others' writes at its
- * next request. `exclusive(fn)` holds the lock across several calls (used for all-or-nothing mutate).
+ * next request. `exclusive(fn)` holds the lock across several calls (used for all-or-nothing mutate
+ * and for each import row); calls inside it neither reload nor re-take the lock. `close()` reloads
+ * before it compacts the files this process wrote, so it cannot drop another process's writes.
  */
 
 /** Collections held by the store. */
@@ -54,7 +57,8 @@ export type CollectionName =
   | 'citations'
   | 'collections'
   | 'users'
-  | 'tokens';
+  | 'tokens'
+  | 'meta';
 
 export const COLLECTIONS: readonly CollectionName[] = [
   'molecules',
@@ -63,6 +67,7 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'collections',
   'users',
   'tokens',
+  'meta',
 ];
 
 /** The link-list fields on molecules. */

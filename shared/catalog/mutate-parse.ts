@@ -1,0 +1,191 @@
+/**
+ * Mutate request validation (spec §2.6.2): Laravel error keys and messages, attribute values
+ * checked against the field types, relation operations parsed recursively. Produces the
+ * operations that mutate.ts derives, authorises and writes.
+ */
+import type { DerivedMolecule } from './derived.ts';
+import { RESOURCES, STATUSES, relation, stored, type FieldType, type RelationDef, type ResourceDef } from './resources.ts';
+import type { CatalogStore, CollectionName } from './store/types.ts';
+import { Errors, ROLES } from './types.ts';
+import { checkUserWrites } from './users.ts';
+import { hasOperatorKeys } from './validate-search.ts';
+
+type Rec = Record<string, unknown>;
+const isObj = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
+
+const REL_OPS = ['create', 'update', 'attach', 'detach', 'toggle', 'sync'];
+
+/** What creates or updates records of one resource: a top-level operation or a relation operation. */
+interface Writes {
+  /** Error-key prefix, e.g. `mutate.0` or `mutate.0.relations.organisms.1`. */
+  path: string;
+  /** Resource whose records this creates or updates. */
+  target: ResourceDef;
+  operation: string;
+  /** Stored field → value. */
+  attributes: Rec;
+  relations: RelOp[];
+  /** Set by mutate.ts when `attributes` carries a structure of a molecule. */
+  derived?: DerivedMolecule;
+}
+
+export interface RelOp extends Writes {
+  rel: RelationDef;
+  keys: number[];
+  without_detaching: boolean;
+}
+
+export interface Op extends Writes {
+  index: number;
+  operation: 'create' | 'update';
+  key?: number;
+}
+
+function checkValue(t: FieldType, v: unknown, k: string, e: Errors): unknown {
+  if (v === null) return null;
+  if (hasOperatorKeys(v)) return e.add(k, `The ${k} field must not contain operators.`);
+  switch (t) {
+    case 'int':
+      return Number.isInteger(v) ? v : e.add(k, `The ${k} field must be an integer.`);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) ? v : e.add(k, `The ${k} field must be a number.`);
+    case 'decimal':
+      return typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 100) / 100 : e.add(k, `The ${k} field must be a number.`);
+    case 'bool':
+      return typeof v === 'boolean' ? v : e.add(k, `The ${k} field must be true or false.`);
+    case 'status':
+      return STATUSES.includes(v as never) ? v : e.add(k, `The selected ${k} is invalid.`);
+    case 'role':
+      return ROLES.includes(v as never) ? v : e.add(k, `The selected ${k} is invalid.`);
+    case 'string[]':
+      if (typeof v === 'string') return [v];
+      return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : e.add(k, `The ${k} field must be a list of strings.`);
+    default:
+      return typeof v === 'string' ? v : e.add(k, `The ${k} field must be a string.`);
+  }
+}
+
+/** Attribute map → stored field map, with type checks; `id` and server-written fields are refused. */
+function attributes(r: ResourceDef, raw: unknown, k: string, e: Errors): Rec {
+  if (raw === undefined) return {};
+  if (!isObj(raw)) {
+    e.add(k, `The ${k} field must be an array.`);
+    return {};
+  }
+  const out: Rec = {};
+  for (const [f, v] of Object.entries(raw)) {
+    if (r.writeOnly && Object.hasOwn(r.writeOnly, f)) {
+      out[f] = checkValue(r.writeOnly[f], v, `${k}.${f}`, e);
+      continue;
+    }
+    if (f === 'id' || !Object.hasOwn(r.fields, f)) {
+      e.add(k, `The ${f} key is not valid for the ${k} field.`);
+      continue;
+    }
+    if (r.readOnly?.includes(f)) {
+      e.add(`${k}.${f}`, `The ${k}.${f} field is prohibited.`);
+      continue;
+    }
+    out[stored(r, f)] = checkValue(r.fields[f], v, `${k}.${f}`, e);
+  }
+  return out;
+}
+
+async function existing(store: CatalogStore, coll: CollectionName, keys: number[]): Promise<Set<number>> {
+  return new Set((await store.find(coll, { id: { $in: keys } }, { fields: ['id'] })).map((d) => d.id));
+}
+
+/** The `relations` map of an operation on resource `r` (recursively for nested relations). */
+async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store: CatalogStore): Promise<RelOp[]> {
+  if (raw === undefined || (Array.isArray(raw) && !raw.length)) return [];
+  if (!isObj(raw)) {
+    e.add(k, `The ${k} field must be an array.`);
+    return [];
+  }
+  const out: RelOp[] = [];
+  for (const [name, val] of Object.entries(raw)) {
+    const rel = relation(r, name);
+    if (!rel) {
+      e.add(k, `The ${name} key is not valid for the ${k} field.`);
+      continue;
+    }
+    const items = rel.kind === 'HasOne' ? [[`${k}.${name}`, val]] : Array.isArray(val) ? val.map((v, n) => [`${k}.${name}.${n}`, v]) : [[`${k}.${name}`, val]];
+    const target = RESOURCES[rel.target];
+    for (const [p, item] of items as [string, unknown][]) {
+      if (!isObj(item)) {
+        e.add(p, `The ${p} field must be an array.`);
+        continue;
+      }
+      const op = item.operation as string;
+      const allowed = rel.storage === 'embedded' ? ['create', 'update'] : REL_OPS;
+      if (!allowed.includes(op)) {
+        e.add(`${p}.operation`, `The selected ${p}.operation is invalid.`);
+        continue;
+      }
+      const keys = item.key === undefined || item.key === null ? [] : Array.isArray(item.key) ? item.key : [item.key];
+      if (op === 'create' && item.key !== undefined) e.add(`${p}.key`, `The ${p}.key field is prohibited when ${p}.operation is create.`);
+      if (op !== 'create' && rel.storage !== 'embedded' && !keys.length) e.add(`${p}.key`, `The ${p}.key field is required when ${p}.operation is ${op}.`);
+      if (keys.some((x) => !Number.isInteger(x))) e.add(`${p}.key`, `The selected ${p}.key is invalid.`);
+      else if (rel.storage !== 'embedded' && keys.length) {
+        const have = await existing(store, target.collection!, keys as number[]);
+        if (keys.some((x) => !have.has(x as number))) e.add(`${p}.key`, `The selected ${p}.key is invalid.`);
+      }
+      if ((op === 'attach' || op === 'detach') && item.attributes !== undefined) e.add(`${p}.attributes`, `The ${p}.attributes field is prohibited when ${p}.operation is ${op}.`);
+      if (item.without_detaching !== undefined && op !== 'sync') e.add(`${p}.without_detaching`, `The ${p}.without_detaching field is prohibited unless ${p}.operation is in sync.`);
+      if (isObj(item.pivot)) for (const pk of Object.keys(item.pivot)) e.add(`${p}.pivot`, `The ${pk} key is not valid for the ${p}.pivot field.`);
+      // Nested relation operations act on the records this operation creates, updates or links.
+      const nested = await relOps(target, item.relations, `${p}.relations`, e, store);
+      out.push({
+        path: p,
+        target,
+        rel,
+        operation: op,
+        keys: keys as number[],
+        attributes: attributes(target, item.attributes, `${p}.attributes`, e),
+        relations: nested,
+        without_detaching: item.without_detaching === true,
+      });
+    }
+  }
+  return out;
+}
+
+/** Validates a whole mutate body; throws the collected 422 before anything is derived or written. */
+export async function parseMutate(r: ResourceDef, body: unknown, store: CatalogStore): Promise<Op[]> {
+  const e = new Errors();
+  const raw = isObj(body) ? body.mutate : undefined;
+  if (raw === undefined || raw === null || (Array.isArray(raw) && !raw.length)) e.add('mutate', 'The mutate field is required.');
+  else if (!Array.isArray(raw)) e.add('mutate', 'The mutate field must be an array.');
+  e.throwIfAny();
+  const ops: Op[] = [];
+  for (const [n, item] of (raw as unknown[]).entries()) {
+    const k = `mutate.${n}`;
+    const o = isObj(item) ? item : {};
+    if (o.operation !== 'create' && o.operation !== 'update') e.add(`${k}.operation`, `The selected ${k}.operation is invalid.`);
+    if (o.operation === 'update' && o.key === undefined) e.add(`${k}.key`, `The ${k}.key field must be present when ${k}.operation is update.`);
+    if (o.operation === 'create' && o.key !== undefined) e.add(`${k}.key`, `The ${k}.key field is prohibited when ${k}.operation is create.`);
+    if (o.operation !== 'create' && o.key !== undefined) {
+      if (!Number.isInteger(o.key) || !(await existing(store, r.collection!, [o.key as number])).size) e.add(`${k}.key`, `The selected ${k}.key is invalid.`);
+    }
+    ops.push({
+      path: k,
+      target: r,
+      index: n,
+      operation: o.operation as Op['operation'],
+      key: o.key as number | undefined,
+      attributes: attributes(r, o.attributes, `${k}.attributes`, e),
+      relations: await relOps(r, o.relations, `${k}.relations`, e, store),
+    });
+  }
+  if (r.name === 'users') await checkUserWrites(ops, store, e);
+  e.throwIfAny();
+  return ops;
+}
+
+/** Every operation of a request, depth first: top-level ones and their (nested) relation operations. */
+export function* allWrites(ops: (Op | RelOp)[]): Generator<Op | RelOp> {
+  for (const op of ops) {
+    yield op;
+    yield* allWrites(op.relations);
+  }
+}
