@@ -9,14 +9,19 @@
  * reference service (2 dp, exact weight 5 dp, Fsp3 3 dp). The `_lipinski` pair carries
  * Lipinski's own counts (N+O atoms, NH+OH hydrogens, RDKit `NOCount`/`NHOHCount`), which is what
  * COCONUT's property fields of that name hold and what the shipped demo data file uses.
+ *
+ * The identifiers, Murcko framework and stereo flag come from structureRecord
+ * (preprocess-record.ts), the function collection pre-processing applies to each of its
+ * original, standardized and parent structures, so a catalog molecule and the pre-processing
+ * of the same structure agree. The catalog stores the structure as submitted (not standardized).
  */
 import type { DeriveInput, DerivedMolecule, DerivedProperties } from '../catalog/derived.ts';
 import { AppError } from '../errors.ts';
 import { detectFormat, withMol, type Mol, type RDKit } from './rdkit.ts';
 import { pyRound } from './descriptors-format.ts';
 import { molecularFormula } from './descriptors-formula.ts';
-import { murckoFramework } from './descriptors-murcko.ts';
 import { morganGraph } from './morgan-env.ts';
+import { requireInchi, structureRecord } from './preprocess-record.ts';
 
 /** The keys of MinimalLib's `get_descriptors()` JSON that the properties use. */
 interface MinimalLibDescriptors {
@@ -34,23 +39,6 @@ interface MinimalLibDescriptors {
   NumAromaticRings: number;
   tpsa: number;
   CrippenClogP: number;
-}
-
-interface JsonMol {
-  atoms: { stereo?: string; chg?: number }[];
-  bonds?: { stereo?: string }[];
-}
-
-const DEFINED_ATOM_STEREO = new Set(['cw', 'ccw']);
-const DEFINED_BOND_STEREO = new Set(['cis', 'trans']);
-
-/** True when any tetrahedral centre or double bond has a defined configuration. */
-export function hasDefinedStereo(mol: Mol): boolean {
-  const m = JSON.parse(mol.get_json()).molecules[0] as JsonMol;
-  return (
-    m.atoms.some((a) => a.stereo !== undefined && DEFINED_ATOM_STEREO.has(a.stereo)) ||
-    (m.bonds ?? []).some((b) => b.stereo !== undefined && DEFINED_BOND_STEREO.has(b.stereo))
-  );
 }
 
 function descriptors(mol: Mol): MinimalLibDescriptors {
@@ -88,24 +76,6 @@ export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null):
   };
 }
 
-function inchiOf(rdkit: RDKit, mol: Mol): { inchi: string; key: string } {
-  let inchi = '';
-  try {
-    inchi = mol.get_inchi();
-  } catch {
-    inchi = '';
-  }
-  // InChI has no representation for query atoms, dummy atoms and some exotic valences.
-  if (!inchi.startsWith('InChI=')) {
-    throw new AppError(422, `No standard InChI can be computed for this structure: ${mol.get_smiles()}`, 'invalid_input');
-  }
-  const key = rdkit.get_inchikey_for_inchi(inchi);
-  if (!/^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(key)) {
-    throw new AppError(422, `No InChIKey can be computed for this structure: ${mol.get_smiles()}`, 'invalid_input');
-  }
-  return { inchi, key };
-}
-
 export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecule {
   const structure = input?.structure;
   if (typeof structure !== 'string' || structure.trim() === '') {
@@ -120,14 +90,14 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
     rdkit,
     structure,
     (mol) => {
-      const { inchi, key } = inchiOf(rdkit, mol);
-      const framework = murckoFramework(rdkit, mol);
-      const murcko = framework === 'None' ? null : framework;
+      const record = structureRecord(rdkit, mol);
+      const { inchi, inchikey } = requireInchi(record);
+      const murcko = record.murcko === 'None' ? null : record.murcko;
       return {
         standard_inchi: inchi,
-        standard_inchi_key: key,
-        canonical_smiles: mol.get_smiles(),
-        has_stereo: hasDefinedStereo(mol),
+        standard_inchi_key: inchikey,
+        canonical_smiles: record.smiles,
+        has_stereo: record.stereo.defined,
         murcko_framework: murcko,
         properties: deriveProperties(rdkit, mol, murcko),
       };

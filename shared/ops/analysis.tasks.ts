@@ -73,7 +73,8 @@ function range(name: string, text: string): Range | undefined {
   return r;
 }
 
-function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
+/** The COCONUT descriptor set (RDKit definitions) of one SMILES; also used by collection pre-processing. */
+export function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
   const plugins: DescriptorPlugins = {
     murcko: murckoFramework,
     // The Sugar Removal Utility with its default settings, as the COCONUT descriptors use it.

@@ -1,0 +1,79 @@
+/**
+ * Registry entries for the ChEMBL Structure Pipeline family (Bento et al., J Cheminform 2020,
+ * 12:51): molblock standardization, the structure checker and collection pre-processing
+ * (spec chem-service §2.1 (5), (6), (9)). Chemistry is in shared/chem/standardize*.ts,
+ * checker*.ts and preprocess*.ts; the tasks are in standardize.tasks.ts.
+ */
+import { z } from 'zod';
+import { defineOp, type OpDef } from './types.ts';
+import { bool, smiles } from './params.ts';
+
+const PIPELINE =
+  'ChEMBL Structure Pipeline rules re-implemented on RDKit: explicit hydrogens removed (except those carrying ' +
+  'stereo), kekulisation, functional-group normalisation (nitro, N-oxide, azide, diazonium, sulfoxide, amide ' +
+  'tautomers, alkali alkoxides ...), neutralisation by adding or removing hydrogens (zwitterions with ' +
+  'quaternary centres kept), straightened triple bonds and allenes; structures with metals of the ChEMBL ' +
+  'exclusion list or more than seven borons are returned unchanged. ';
+
+export const standardizeOps: OpDef[] = [
+  defineOp({
+    name: 'standardize_molblock',
+    method: 'POST',
+    path: '/chem/standardize',
+    summary: 'Standardize molblock using the ChEMBL curation pipeline',
+    description:
+      PIPELINE +
+      'The body is one MDL molfile or SD record as text/plain (or JSON {"molblock": ...}). Answers ' +
+      '{standardized_mol, canonical_smiles (RDKit canonical Kekulé SMILES), inchi, inchikey} plus every SD data ' +
+      'field of the input record.',
+    tag: 'chem',
+    args: z.object({
+      molblock: z.string().min(1, 'The molblock must not be empty').max(1_000_000).describe('MDL molfile (V2000 or V3000) or one SD record'),
+    }),
+    body: { kind: 'text', field: 'molblock' },
+    output: 'application/json',
+    mode: 'quick',
+    task: 'standardize_molblock',
+  }),
+  defineOp({
+    name: 'check_errors',
+    method: 'GET',
+    path: '/chem/errors',
+    summary: 'Check a given SMILES string and the represented structure for issues and standardize it',
+    description:
+      'ChEMBL structure checker: each issue as [penalty, message] (penalty 2 warnings to 7 illegal input), ' +
+      'e.g. [2, "InChI: Omitted undefined stereo"]; {"smi", "messages": ["No Errors Found"]} when there is none. ' +
+      'With fix=true and issues found, the structure is also standardized (ChEMBL pipeline) and checked again: ' +
+      '{"original": {"smi", "messages"}, "standardized": {"smi", "messages"}}.',
+    tag: 'chem',
+    args: z.object({
+      smiles: smiles('SMILES string to check (read without sanitisation, as drawn)'),
+      fix: bool(false, 'Standardize the structure when issues are found and check it again'),
+    }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'check_errors',
+  }),
+  defineOp({
+    name: 'generate_collection_preprocessing',
+    method: 'GET',
+    path: '/chem/collection/pre-processing',
+    summary: 'Generates an Input JSON file with information for the catalog',
+    description:
+      'The submitted structure ("original"), its ChEMBL-standardized form ("standardized") and its ChEMBL ' +
+      'parent without salts and solvents, neutralised and without stereo ("parent"), each with representations ' +
+      '{2D_MOL, 3D_MOL, canonical_smiles (Kekulé), standard_inchi, standard_inchikey, Murcko_framework} and ' +
+      'descriptors; original and standardized also with has_stereo (stereo elements present), has_stereo_defined ' +
+      '(a configured centre) and errors (ChEMBL checker issues). 3D molblocks (with hydrogens) and the COCONUT ' +
+      'descriptor set are computed only when requested.',
+    tag: 'chem',
+    args: z.object({
+      smiles: smiles(),
+      _3d_mol: bool(false, 'Also compute 3D molblocks (with hydrogens) for the three structures'),
+      descriptors: bool(false, 'Also compute the COCONUT descriptor set for the three structures'),
+    }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_collection_preprocessing',
+  }),
+];
