@@ -31,7 +31,7 @@ t.test('page structure', async (t) => {
   t.notMatch(html, /https?:\/\//, 'no external URL');
   t.notMatch(html, /jquery/i);
   t.match(html, /\$3Dmol\.createViewer\(/);
-  t.match(html, /addModel\(molblock, 'mol'\)/);
+  t.match(html, /addModel\(molblock, 'sdf'\)/);
   t.match(html, /stick/);
   const molblock = embedded(html);
   t.equal(molblock, generate3D(rdkit, smiles, { hydrogens: true }), 'the embedded molblock is the 3D structure');
