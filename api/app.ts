@@ -10,7 +10,6 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import catalogPlugin from './catalog/plugin.ts';
-import type { DerivedMolecule } from '../shared/catalog/derived.ts';
 import type { ApiContext } from '../shared/ops/types.ts';
 import { VIEWER_SCRIPT } from '../shared/chem/depict3d.ts';
 import errors from './plugins/errors.ts';
@@ -41,7 +40,13 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
 
-  const health = async () => ({ status: 'OK', version: config.RELEASE_VERSION, jobs: runner.kind, store: config.MONGO_URL ? 'mongo' : 'embedded' });
+  const health = async () => ({
+    status: 'OK',
+    version: config.RELEASE_VERSION,
+    jobs: runner.kind,
+    store: config.MONGO_URL ? 'mongo' : 'embedded',
+    ...(services.seed ? { demo_import: services.seed.status() } : {}),
+  });
   app.get('/health', health);
   for (const prefix of PREFIXES) {
     for (const r of ROUTERS) {
@@ -71,9 +76,6 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     longWaitMs,
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
   });
-  await app.register(catalogPlugin, {
-    store,
-    derive: async (input) => (await runner.run('derive_molecule', 'derive_molecule', input)) as DerivedMolecule,
-  });
+  await app.register(catalogPlugin, { store, derive: services.derive });
   return app;
 }

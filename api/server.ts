@@ -5,6 +5,7 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, type Config } from '../shared/config.ts';
+import { seedDemoIfEmpty } from '../shared/catalog/import/demo.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
 
@@ -25,7 +26,7 @@ const services = await createServices(config).catch((e: Error) => {
 });
 const app = await buildApp({
   services,
-  logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? {} : {}) },
+  logger: { level: config.LOG_LEVEL },
 });
 
 closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS + 5_000 }, async ({ signal, err }) => {
@@ -36,6 +37,9 @@ closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS + 5_000 }, async ({ signal, err
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });
+// A newcomer's empty embedded catalog fills with the LOTUS demo set in the background (the api
+// answers meanwhile; /health reports progress).
+if (config.SEED_DEMO) services.seed = await seedDemoIfEmpty(services.store, { derive: services.derive, log: app.log });
 app.log.info(
   { jobs: services.runner.kind, store: config.MONGO_URL ? 'mongo' : 'embedded', threads: services.pool ? config.WORKERS : 0, version: config.RELEASE_VERSION },
   'natprod ready',

@@ -6,6 +6,8 @@
 import type { Config } from '../shared/config.ts';
 import { openStore } from '../shared/catalog/store/open.ts';
 import type { CatalogStore } from '../shared/catalog/store/types.ts';
+import type { DeriveInput, DerivedMolecule } from '../shared/catalog/derived.ts';
+import type { SeedHandle } from '../shared/catalog/import/demo.ts';
 import { createBullRunner } from '../shared/jobs/bullmq.ts';
 import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
@@ -20,6 +22,10 @@ export interface Services {
   store: CatalogStore;
   /** The inline runner's pool (undefined in bullmq mode: the api runs no chemistry then). */
   pool?: ChemPool;
+  /** Structure derivation of catalog molecules, as a job on the runner (worker task `derive_molecule`). */
+  derive: (input: DeriveInput) => Promise<DerivedMolecule>;
+  /** The background demo import, when the server started one. */
+  seed?: SeedHandle;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -53,13 +59,15 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
   }
   metrics.watchQueues(() => runner.depth());
   const store = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
-  return {
+  const services: Services = {
     config,
     metrics,
     runner,
     store,
     pool,
+    derive: async (input) => (await runner.run('derive_molecule', 'derive_molecule', input)) as DerivedMolecule,
     async close(graceMs = config.SHUTDOWN_GRACE_MS) {
+      await services.seed?.stop();
       await runner.close();
       if (pool) {
         // Running tasks get the grace period; then their threads are stopped.
@@ -70,4 +78,5 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       await store.close();
     },
   };
+  return services;
 }

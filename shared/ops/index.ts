@@ -8,12 +8,15 @@
  */
 import type { OpDef } from './types.ts';
 import { analysisOps } from './analysis.ts';
+import { chemclassOps } from './chemclass.ts';
 import { convertOps } from './convert.ts';
+import { extdbOps } from './extdb.ts';
 import { fgroupsOps } from './fgroups.ts';
 import { hoseOps } from './hose.ts';
 import { pdfOps } from './pdf.ts';
 import { selfiesOps } from './selfies.ts';
 import { similarityOps } from './similarity.ts';
+import { standardizeOps } from './standardize.ts';
 import { stereoOps } from './stereo.ts';
 import { structgenOps } from './structgen.ts';
 import { structureOps } from './structure.ts';
@@ -24,9 +27,12 @@ const all: OpDef[] = [
   ...stereoOps,
   ...analysisOps,
   ...hoseOps,
+  ...standardizeOps,
   ...similarityOps,
+  ...chemclassOps,
   ...fgroupsOps,
   ...structureOps,
+  ...extdbOps,
   ...convertOps,
   ...threedOps,
   ...selfiesOps,
