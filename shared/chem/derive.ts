@@ -22,6 +22,23 @@ import { pyRound } from './descriptors-format.ts';
 import { molecularFormula } from './descriptors-formula.ts';
 import { morganGraph } from './morgan-env.ts';
 import { requireInchi, structureRecord } from './preprocess-record.ts';
+import { removeSugars } from './sugars.ts';
+
+/**
+ * The aglycone as COCONUT and LOTUS store it (`sugar_free_smiles`): every circular and linear
+ * sugar removed by the Sugar Removal Utility (also non-terminal and spiro ones), the largest
+ * remaining fragment kept; the structure itself when it has no sugar; null when nothing but
+ * sugar is left.
+ */
+export function sugarFreeSmiles(rdkit: RDKit, canonical: string): string | null {
+  const r = removeSugars(rdkit, canonical, 'both', { onlyTerminal: false, spiroSugars: true });
+  if (!r.found) return canonical;
+  if (r.smiles === '') return null;
+  const fragments = r.smiles.split('.');
+  if (fragments.length === 1) return withMol(rdkit, r.smiles, (m) => m.get_smiles());
+  const sized = fragments.map((f) => withMol(rdkit, f, (m) => ({ smiles: m.get_smiles(), heavy: m.get_num_atoms(true) })));
+  return sized.reduce((a, b) => (b.heavy > a.heavy ? b : a)).smiles;
+}
 
 /** The keys of MinimalLib's `get_descriptors()` JSON that the properties use. */
 interface MinimalLibDescriptors {
@@ -97,6 +114,7 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
         standard_inchi: inchi,
         standard_inchi_key: inchikey,
         canonical_smiles: record.smiles,
+        sugar_free_smiles: sugarFreeSmiles(rdkit, record.smiles),
         has_stereo: record.stereo.defined,
         murcko_framework: murcko,
         properties: deriveProperties(rdkit, mol, murcko),

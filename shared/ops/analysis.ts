@@ -20,7 +20,7 @@ export const analysisOps: OpDef[] = [
     name: 'generate_nplikeness_score',
     method: 'GET',
     path: '/chem/nplikeness/score',
-    summary: 'Generates descriptors for the input molecules',
+    summary: 'Generates the natural-product likeness score of the input molecule',
     description:
       'Natural-product likeness (Ertl et al. 2008) with the RDKit Contrib public model: mean contribution of the ' +
       "molecule's Morgan radius-2 environments per atom, log-damped beyond ±4, rounded to 2 decimals. " +

@@ -10,7 +10,7 @@ export const structureOps: OpDef[] = [
     name: 'standardize_tautomer',
     method: 'GET',
     path: '/chem/standarizedTautomer',
-    summary: 'Standardize tautomeric SMILES using RDKit EnumerateStereoisomers module',
+    summary: 'Standardize tautomeric SMILES with the RDKit tautomer canonicalisation',
     description:
       'Canonical tautomer as RDKit\'s TautomerEnumerator().Canonicalize picks it (RDKit 2022.09 rules ' +
       'and scores: MolVS-derived transforms, at most 1000 tautomers and 1000 matched transforms, stereo ' +

@@ -67,7 +67,7 @@ export const sugarsOps: OpDef[] = [
     name: 'remove_circular_sugars',
     method: 'GET',
     path: '/tools/remove-circular-sugars',
-    summary: 'Detect and remove linear sugars',
+    summary: 'Detect and remove circular sugars',
     description: NOTE + 'Removes circular sugars (by default only O-glycosidically bound ones, as the original service did; ' +
       'presence is tested without that requirement). Answers "No Circular sugars found" when there is none; 422 when ' +
       'nothing would be left.',
@@ -81,7 +81,7 @@ export const sugarsOps: OpDef[] = [
     name: 'remove_linear_and_circular_sugars',
     method: 'GET',
     path: '/tools/remove-sugars',
-    summary: 'Detect and remove linear sugars',
+    summary: 'Detect and remove linear and circular sugars',
     description: NOTE + 'Removes circular (by default only O-glycosidically bound) and linear sugars in alternating ' +
       'rounds. Answers "No Linear or Circular sugars found" when there is none; 422 when nothing would be left.',
     tag: 'tools',

@@ -136,3 +136,26 @@ t.test('bad input is a 422, never a crash', async (t) => {
   // Salicylic acid, InChIKey as published by PubChem (CID 338).
   t.equal(ok.standard_inchi_key, 'YGSDEFSMJLZEOE-UHFFFAOYSA-N');
 });
+
+t.test('sugar_free_smiles as the LOTUS pipeline (Java Sugar Removal Utility) stored it', async (t) => {
+  // test/fixtures/sugars_lotus_npoc2020.tsv: LOTUS NPOC2020 molecules with the aglycones the
+  // LOTUS pipeline computed with the Java SRU (provenance in test/fixtures/README.md).
+  const rows = readFileSync(new URL('../fixtures/sugars_lotus_npoc2020.tsv', import.meta.url), 'utf8')
+    .split('\n').filter((l) => l && !l.startsWith('#')).slice(1).map((l) => l.split('\t'));
+  const flat = (s: string) => {
+    const m = rdkit.get_mol(s)!;
+    try {
+      return m.get_smiles(JSON.stringify({ doIsomericSmiles: false }));
+    } finally {
+      m.delete();
+    }
+  };
+  let changed = 0;
+  for (const [id, smiles, sugarFree] of rows) {
+    const d = deriveMolecule(rdkit, { structure: smiles });
+    if (flat(sugarFree) !== flat(smiles)) changed++;
+    t.equal(d.sugar_free_smiles && flat(d.sugar_free_smiles), flat(sugarFree), id);
+  }
+  t.ok(changed >= 25, `${changed} of ${rows.length} lose sugars`);
+  t.equal(deriveMolecule(rdkit, { structure: 'OC[C@H]1OC(O)[C@H](O)[C@@H](O)[C@@H]1O' }).sugar_free_smiles, null, 'a free sugar leaves nothing');
+});
