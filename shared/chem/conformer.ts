@@ -47,12 +47,7 @@ function minimise(mol: Molecule): boolean {
 
 /** A 3D V2000 molblock for the input, hydrogens explicit or stripped. */
 export function generate3D(rdkit: RDKit, input: string, options: Conformer3DOptions): string {
-  const { molblock, canonical, heavy } = withMol(rdkit, input, (mol) => ({
-    molblock: mol.get_molblock(),
-    canonical: mol.get_smiles(),
-    heavy: mol.get_num_atoms(true),
-  }));
-  const flat = withMol(rdkit, canonical, (mol) => mol.get_smiles(NON_ISOMERIC));
+  const { canonical, heavy } = withMol(rdkit, input, (mol) => ({ canonical: mol.get_smiles(), heavy: mol.get_num_atoms(true) }));
   if (heavy > MAX_3D_HEAVY_ATOMS) {
     throw new AppError(
       422,
@@ -61,22 +56,62 @@ export function generate3D(rdkit: RDKit, input: string, options: Conformer3DOpti
     );
   }
   ensureResources();
-  const start = Molecule.fromMolfile(molblock);
-  const generator = new ConformerGenerator(SEED);
-  if (!generator.initializeConformers(start, { strategy: ConformerGenerator.STRATEGY_ADAPTIVE_RANDOM })) {
-    throw new AppError(422, `No 3D structure can be generated for: ${input}`, 'invalid_input');
+  // Fragments (salts, solvates) are embedded one by one and set side by side: openchemlib's
+  // generator fails on some multi-fragment inputs (e.g. a chiral carboxylate with its cation).
+  const fragments = canonical.split('.').map((f) => fragmentConformer(rdkit, f, input, options.signal));
+  const whole = fragments[0];
+  let offset = extent(whole).max + SEPARATION;
+  for (const f of fragments.slice(1)) {
+    const { min, max } = extent(f);
+    f.translate({ x: offset - min, y: 0, z: 0 });
+    offset += max - min + SEPARATION;
+    whole.addMolecule(f);
   }
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    options.signal?.throwIfAborted();
-    const conformer = generator.getNextConformerAsMolecule();
-    if (!conformer) break;
-    minimise(conformer);
-    options.signal?.throwIfAborted();
-    const withH = conformer.toMolfile();
-    if (!keepsStereo(rdkit, withH, canonical, flat)) continue;
-    if (options.hydrogens) return withH;
-    conformer.removeExplicitHydrogens(true);
-    return conformer.toMolfile();
+  const withH = whole.toMolfile();
+  if (fragments.length > 1 && !keepsStereo(rdkit, withH, canonical, flatOf(rdkit, canonical))) {
+    throw new AppError(422, `No 3D structure preserving the stereochemistry was found for: ${input}`, 'invalid_input');
+  }
+  if (options.hydrogens) return withH;
+  whole.removeExplicitHydrogens(true);
+  return whole.toMolfile();
+}
+
+/** Space between fragments set side by side, in Å (beyond van der Waals contact). */
+const SEPARATION = 4;
+
+function extent(m: Molecule): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < m.getAllAtoms(); i++) {
+    min = Math.min(min, m.getAtomX(i));
+    max = Math.max(max, m.getAtomX(i));
+  }
+  return { min, max };
+}
+
+const flatOf = (rdkit: RDKit, smiles: string) => withMol(rdkit, smiles, (mol) => mol.get_smiles(NON_ISOMERIC));
+
+/** One connected fragment, embedded and minimised, with explicit hydrogens and its stereo kept. */
+function fragmentConformer(rdkit: RDKit, fragment: string, input: string, signal?: AbortSignal): Molecule {
+  const molblock = withMol(rdkit, fragment, (mol) => mol.get_molblock());
+  const flat = flatOf(rdkit, fragment);
+  const generator = new ConformerGenerator(SEED);
+  try {
+    if (!generator.initializeConformers(Molecule.fromMolfile(molblock), { strategy: ConformerGenerator.STRATEGY_ADAPTIVE_RANDOM })) {
+      throw new AppError(422, `No 3D structure can be generated for: ${input}`, 'invalid_input');
+    }
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      signal?.throwIfAborted();
+      const conformer = generator.getNextConformerAsMolecule();
+      if (!conformer) break;
+      minimise(conformer);
+      signal?.throwIfAborted();
+      if (keepsStereo(rdkit, conformer.toMolfile(), fragment, flat)) return conformer;
+    }
+  } catch (e) {
+    if (e instanceof AppError || (e as Error)?.name === 'AbortError') throw e;
+    // openchemlib failed inside (an unsupported element or bonding pattern): the input is the cause.
+    throw new AppError(422, `No 3D structure can be generated for: ${input} (${(e as Error)?.message ?? e})`, 'invalid_input');
   }
   throw new AppError(422, `No 3D structure preserving the stereochemistry was found for: ${input}`, 'invalid_input');
 }

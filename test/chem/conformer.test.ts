@@ -163,3 +163,32 @@ t.test('deterministic, capped, errors', async (t) => {
   t.match(JSON.stringify(bad.error?.issues), /openchemlib/, 'the 422 lists the allowed toolkit');
   t.equal(op.args.parse({ smiles: 'CCO' }).toolkit, 'openchemlib');
 });
+
+t.test('salts and solvates: every fragment embedded, apart, stereo kept', async (t) => {
+  for (const smiles of ['C[C@H](N)C(=O)[O-].[Na+]', 'C[N+](C)(C)CCO.[Cl-]', 'OC[C@H]1O[C@H](O)[C@H](O)[C@@H](O)[C@@H]1O.O']) {
+    const mb = threedTasks.generate_3d_coordinates({ smiles }, ctx) as string;
+    const back = readBack(mb);
+    const canonical = rdkit.get_mol(smiles)!;
+    t.equal(back.smiles, canonical.get_smiles(), `${smiles}: reads back as the input`);
+    canonical.delete();
+    const frags = smiles.split('.').length;
+    t.ok(back.z.length >= frags, `${smiles}: all fragments present`);
+    let closest = Infinity;
+    // Atoms of different fragments (no path between them) are kept apart.
+    const comp = new Array<number>(back.z.length).fill(-1);
+    let c = 0;
+    for (let s = 0; s < comp.length; s++) {
+      if (comp[s] >= 0) continue;
+      const stack = [s];
+      comp[s] = c;
+      while (stack.length) {
+        const a = stack.pop()!;
+        for (const b of back.bonds) for (const [x, y] of [[b.a, b.b], [b.b, b.a]]) if (x === a && comp[y] < 0) (comp[y] = c, stack.push(y));
+      }
+      c++;
+    }
+    for (let i = 0; i < comp.length; i++) for (let j = i + 1; j < comp.length; j++) if (comp[i] !== comp[j]) closest = Math.min(closest, dist(back.xyz[i], back.xyz[j]));
+    t.equal(c, frags, `${smiles}: ${frags} fragments`);
+    t.ok(closest >= 2.5, `${smiles}: fragments ${closest.toFixed(2)} Å apart at their closest`);
+  }
+});
