@@ -108,7 +108,7 @@ function catalogPaths() {
       post: { operationId: `catalog_${name}_search`, tags, security, summary: `Search ${name}`, requestBody: json('`{"search": {scopes, filters, sorts, selects, includes, aggregates, gates, page, limit}}`'), responses: { '200': { description: 'Paginated records' } } },
     };
     paths[`/api/${name}/mutate`] = {
-      post: { operationId: `catalog_${name}_mutate`, tags, security, summary: `Create or update ${name} (curator)`, requestBody: json('`{"mutate": [{operation, key?, attributes, relations}]}`'), responses: { '200': { description: '`{created, updated}`' } } },
+      post: { operationId: `catalog_${name}_mutate`, tags, security, summary: `Create or update ${name} (${name === 'users' ? 'admin' : 'curator'})`, requestBody: json('`{"mutate": [{operation, key?, attributes, relations}]}`'), responses: { '200': { description: '`{created, updated}`' } } },
     };
     if (RESOURCES[name].actions.length) {
       paths[`/api/${name}/actions/{action}`] = {

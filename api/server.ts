@@ -4,21 +4,12 @@
  * Without REDIS_URL this one process is the whole service (inline runner, embedded store).
  */
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig, type Config } from '../shared/config.ts';
+import { loadConfigOrExit } from '../shared/config.ts';
 import { seedDemoIfEmpty } from '../shared/catalog/import/demo.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  throw e;
-}
+const config = loadConfigOrExit();
 
 const services = await createServices(config).catch((e: Error) => {
   console.error(`Cannot start: ${e.message}`);

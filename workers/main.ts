@@ -4,21 +4,12 @@
  * ones finish within SHUTDOWN_GRACE_MS, hand the rest back, close the pool.
  */
 import { createServer } from 'node:http';
-import { ConfigError, loadConfig, type Config } from '../shared/config.ts';
+import { loadConfigOrExit } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
 import { startConsumers } from './consumer.ts';
 import { createPool } from './pool.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(e.message);
-    process.exit(2);
-  }
-  throw e;
-}
+const config = loadConfigOrExit();
 if (!config.REDIS_URL) {
   console.error('Invalid configuration:\n  REDIS_URL: required by the worker process (it consumes the BullMQ queues)');
   process.exit(2);

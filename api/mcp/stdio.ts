@@ -4,17 +4,11 @@
  * stdout carries the protocol, so every log line goes to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigError, loadConfig, type Config } from '../../shared/config.ts';
+import { loadConfigOrExit } from '../../shared/config.ts';
 import { createServices } from '../services.ts';
 import { createMcpServer } from './tools.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (e) {
-  console.error(e instanceof ConfigError ? e.message : e);
-  process.exit(2);
-}
+const config = loadConfigOrExit();
 
 const services = await createServices(config);
 const server = createMcpServer({
