@@ -23,13 +23,21 @@ t.teardown(() => redis.stop());
 const prefix = testPrefix();
 const LOCK_MS = 2000;
 
-function startWorker(): Promise<ChildProcess> {
+interface Started {
+  child: ChildProcess;
+  metricsPort: number;
+}
+
+function startWorker(): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
     env: { ...process.env, REDIS_URL: redis!.url, QUEUE_PREFIX: prefix, WORKERS: '1', WORKER_METRICS_PORT: '0', JOB_LOCK_MS: String(LOCK_MS), SHUTDOWN_GRACE_MS: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve(child));
+    child.stdout!.on('data', (d: Buffer) => {
+      const line = d.toString().split('\n').find((l) => l.includes('worker ready'));
+      if (line) resolve({ child, metricsPort: JSON.parse(line).metrics_port });
+    });
     child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
   });
 }
@@ -54,7 +62,7 @@ t.teardown(async () => {
 });
 
 t.test('a job whose worker process dies completes once after a restart', async (t) => {
-  const first = await startWorker();
+  const { child: first } = await startWorker();
   const args = { molecular_formula: 'C7H7NO', limit: 5, max_heavy_atoms: 10, planar: false, allow_triple_bonds: true, bad_substructures: 'none', allow_3_rings: true, allow_4_cycles: true };
   const sub = await runner.submit('generate_structures', 'generate_structures', args, { mode: 'long' });
   let rec: JobRecord | undefined;
@@ -67,7 +75,7 @@ t.test('a job whose worker process dies completes once after a restart', async (
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
 
-  const second = await startWorker();
+  const { child: second, metricsPort } = await startWorker();
   t.teardown(async () => {
     second.kill('SIGTERM');
     await new Promise((r) => second.once('exit', r));
@@ -78,4 +86,12 @@ t.test('a job whose worker process dies completes once after a restart', async (
   t.equal(done.attempts, 2, 'the job was started twice: once per worker');
   await new Promise((r) => setTimeout(r, 500));
   t.same(completions.filter((id) => id === sub.id), [sub.id], 'completed exactly once');
+
+  // The worker's own health and metrics server.
+  const health = await fetch(`http://127.0.0.1:${metricsPort}/health`);
+  t.equal(health.status, 200);
+  t.match(await health.json(), { status: 'OK', threads: 1 });
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  t.match(metrics, /natprod_jobs_total\{op="generate_structures",outcome="succeeded",role="worker"\} 1/);
+  t.match(metrics, /natprod_pool_threads\{role="worker"\} 1/);
 });
