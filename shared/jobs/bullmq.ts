@@ -41,6 +41,8 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
   const blocking: Redis[] = [];
   for (const mode of Object.keys(QUEUES) as QueueMode[]) {
     queues[mode] = new Queue(QUEUES[mode], { connection: redis, prefix });
+    // Every request awaiting its job adds a short-lived 'closing' listener (waitUntilFinished).
+    queues[mode].setMaxListeners(0);
     const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     blocking.push(conn);
     events[mode] = new QueueEvents(QUEUES[mode], { connection: conn, prefix });
