@@ -12,29 +12,13 @@
  * coordinates (which carries double-bond and wedge stereo faithfully) and read back.
  */
 import type { Mol, RDKit } from './rdkit.ts';
-
-interface JsonAtom {
-  z?: number;
-  chg?: number;
-}
-interface JsonBond {
-  atoms: [number, number];
-  bo?: number;
-}
+import { adjacency, readMolJson } from './commonchem.ts';
 
 /** Atom indices to keep, and the kept atoms that lose a neighbour. */
 function frameworkAtoms(mol: Mol): { keep: boolean[]; trimmed: Set<number> } {
-  const m = JSON.parse(mol.get_json()).molecules[0];
-  const atoms: JsonAtom[] = m.atoms;
-  const bonds: JsonBond[] = m.bonds ?? [];
-  const ext = (m.extensions ?? []).find((e: { name: string }) => e.name === 'rdkitRepresentation') ?? {};
-  const aromaticBonds = new Set<number>(ext.aromaticBonds ?? []);
-  const n = atoms.length;
-  const nbrs: { atom: number; bond: number }[][] = Array.from({ length: n }, () => []);
-  bonds.forEach((b, i) => {
-    nbrs[b.atoms[0]].push({ atom: b.atoms[1], bond: i });
-    nbrs[b.atoms[1]].push({ atom: b.atoms[0], bond: i });
-  });
+  const m = readMolJson(mol);
+  const n = m.atoms.length;
+  const nbrs = adjacency(m);
   // Ring atoms and linkers = what survives repeatedly pruning acyclic leaves.
   const core = new Array<boolean>(n).fill(true);
   const degree = nbrs.map((l) => l.length);
@@ -52,7 +36,7 @@ function frameworkAtoms(mol: Mol): { keep: boolean[]; trimmed: Set<number> } {
     if (core[i]) continue;
     for (const { atom, bond } of nbrs[i]) {
       if (!core[atom]) continue;
-      if ((bonds[bond].bo ?? 1) === 2 && !aromaticBonds.has(bond)) keep[i] = true;
+      if (m.bonds[bond].order === 2 && !m.aromaticBonds.has(bond)) keep[i] = true;
       else trimmed.add(atom);
     }
   }

@@ -13,6 +13,7 @@ import { vdwVolume } from './vdw-volume.ts';
 import { pyRound } from './descriptors-format.ts';
 import { molecularFormula } from './descriptors-formula.ts';
 import { matches, requireQuery } from './descriptors-smarts.ts';
+import { readMolJson } from './commonchem.ts';
 
 /**
  * RDKit's NumHBA, descriptor version 2.0.2 (the definition MinimalLib implements): aromatic
@@ -55,9 +56,8 @@ interface RDKitJson {
 }
 
 function ringData(mol: Mol): RDKitJson {
-  const doc = JSON.parse(mol.get_json());
-  const ext = (doc.molecules[0].extensions ?? []).find((e: { name: string }) => e.name === 'rdkitRepresentation') ?? {};
-  return { ringAtoms: ext.atomRings ?? [], aromaticAtoms: new Set(ext.aromaticAtoms ?? []) };
+  const m = readMolJson(mol);
+  return { ringAtoms: m.rings, aromaticAtoms: m.aromaticAtoms };
 }
 
 export function coconutDescriptors(

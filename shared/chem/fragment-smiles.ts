@@ -12,6 +12,7 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import { elementSymbol } from './descriptors-formula.ts';
+import { readMolJson } from './commonchem.ts';
 
 export interface FragAtom {
   z: number;
@@ -29,37 +30,21 @@ export interface FragmentGraph {
   nbrs: { atom: number; bond: string }[][];
 }
 
-interface CommonChem {
-  defaults: { atom: Record<string, unknown>; bond: Record<string, unknown> };
-  molecules: {
-    atoms: Record<string, unknown>[];
-    bonds?: Record<string, unknown>[];
-    extensions?: { name: string; aromaticAtoms?: number[]; aromaticBonds?: number[] }[];
-  }[];
-}
-
 export function readFragmentGraph(mol: Mol): FragmentGraph {
-  const doc = JSON.parse(mol.get_json()) as CommonChem;
-  const m = doc.molecules[0];
-  const ext = m.extensions?.find((e) => e.name === 'rdkitRepresentation');
-  const aromaticAtoms = new Set(ext?.aromaticAtoms ?? []);
-  const aromaticBonds = new Set(ext?.aromaticBonds ?? []);
-  const da = doc.defaults.atom;
+  const m = readMolJson(mol);
   const atoms: FragAtom[] = m.atoms.map((a, i) => ({
-    z: Number(a.z ?? da.z),
-    hs: Number(a.impHs ?? da.impHs),
-    charge: Number(a.chg ?? da.chg),
-    isotope: Number(a.isotope ?? da.isotope ?? 0),
-    aromatic: aromaticAtoms.has(i),
-    stereo: typeof a.stereo === 'string' && a.stereo !== 'unspecified' ? a.stereo : undefined,
+    z: a.z,
+    hs: a.impHs,
+    charge: a.chg,
+    isotope: a.isotope,
+    aromatic: m.aromaticAtoms.has(i),
+    stereo: a.stereo !== 'unspecified' ? a.stereo : undefined,
   }));
   const nbrs: FragmentGraph['nbrs'] = atoms.map(() => []);
-  (m.bonds ?? []).forEach((b, i) => {
-    const [x, y] = b.atoms as number[];
-    const order = Number(b.bo ?? doc.defaults.bond.bo);
-    const bond = aromaticBonds.has(i) ? ':' : order === 2 ? '=' : order === 3 ? '#' : '-';
-    nbrs[x].push({ atom: y, bond });
-    nbrs[y].push({ atom: x, bond });
+  m.bonds.forEach((b, i) => {
+    const bond = m.aromaticBonds.has(i) ? ':' : b.order === 2 ? '=' : b.order === 3 ? '#' : '-';
+    nbrs[b.a].push({ atom: b.b, bond });
+    nbrs[b.b].push({ atom: b.a, bond });
   });
   return { atoms, nbrs };
 }

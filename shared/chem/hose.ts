@@ -14,6 +14,7 @@
 import type { RDKit } from './rdkit.ts';
 import { elementSymbol } from './descriptors-formula.ts';
 import { cdkCanonicalLabels, type LabelAtom } from './hose-canon.ts';
+import { readMolJson } from './commonchem.ts';
 
 export interface HoseAtom extends LabelAtom {
   symbol: string;
@@ -161,15 +162,6 @@ export function hoseCode(g: HoseGraph, labels: number[], root: number, spheres: 
   return code;
 }
 
-interface CommonChem {
-  defaults: { atom: Record<string, unknown>; bond: Record<string, unknown> };
-  molecules: {
-    atoms: Record<string, unknown>[];
-    bonds?: Record<string, unknown>[];
-    extensions?: { name: string; aromaticBonds?: number[]; atomRings?: number[][] }[];
-  }[];
-}
-
 /**
  * The molecule as CDK's SmilesParser would hold it: atoms in SMILES order, explicit [H] atoms
  * kept (CDK keeps them, RDKit would drop them), implicit hydrogens as counts.
@@ -183,24 +175,15 @@ export function hoseGraph(rdkit: RDKit, smiles: string): HoseGraph | undefined {
       return undefined;
     }
     if (!mol || !mol.is_valid()) return undefined;
-    const doc = JSON.parse(mol.get_json()) as CommonChem;
-    const m = doc.molecules[0];
-    const ext = m.extensions?.find((e) => e.name === 'rdkitRepresentation');
-    const aromatic = new Set(ext?.aromaticBonds ?? []);
-    const da = doc.defaults.atom;
-    const atoms: HoseAtom[] = m.atoms.map((a) => {
-      const z = Number(a.z ?? da.z);
-      return { z, symbol: elementSymbol(z), charge: Number(a.chg ?? da.chg), implicitH: Number(a.impHs ?? da.impHs) };
-    });
+    const m = readMolJson(mol);
+    const atoms: HoseAtom[] = m.atoms.map((a) => ({ z: a.z, symbol: elementSymbol(a.z), charge: a.chg, implicitH: a.impHs }));
     const nbrs: HoseGraph['nbrs'] = atoms.map(() => []);
-    (m.bonds ?? []).forEach((b, i) => {
-      const [x, y] = b.atoms as number[];
-      const order = Number(b.bo ?? doc.defaults.bond.bo);
-      const type = aromatic.has(i) ? 4 : order >= 1 && order <= 3 ? order : 1;
-      nbrs[x].push({ atom: y, type });
-      nbrs[y].push({ atom: x, type });
+    m.bonds.forEach((b, i) => {
+      const type = m.aromaticBonds.has(i) ? 4 : b.order >= 1 && b.order <= 3 ? b.order : 1;
+      nbrs[b.a].push({ atom: b.b, type });
+      nbrs[b.b].push({ atom: b.a, type });
     });
-    return { atoms, nbrs, rings: ext?.atomRings ?? [] };
+    return { atoms, nbrs, rings: m.rings };
   } finally {
     mol?.delete();
   }

@@ -13,6 +13,7 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import { elementSymbol } from './descriptors-formula.ts';
+import { readMolJson } from './commonchem.ts';
 
 export interface MorganAtom {
   /** Atomic number. */
@@ -80,41 +81,22 @@ function isotopeDelta(rdkit: RDKit, z: number, isotope: number): number {
   return delta;
 }
 
-interface CommonChemAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  isotope?: number;
-}
-interface CommonChemBond {
-  atoms: [number, number];
-  bo?: number;
-}
-
 /** Build the graph from MinimalLib's `get_json()` (commonchem + rdkitRepresentation). */
 export function morganGraph(rdkit: RDKit, mol: Mol): MorganGraph {
-  const doc = JSON.parse(mol.get_json());
-  const defaults = doc.defaults;
-  const m = doc.molecules[0];
-  const ext = (m.extensions ?? []).find((e: { name: string }) => e.name === 'rdkitRepresentation') ?? {};
-  const aromaticBonds = new Set<number>(ext.aromaticBonds ?? []);
-  const ringAtoms = new Set<number>();
-  for (const ring of (ext.atomRings ?? []) as number[][]) for (const i of ring) ringAtoms.add(i);
-  const atoms: MorganAtom[] = (m.atoms as CommonChemAtom[]).map((a, i) => {
-    const z = a.z ?? defaults.atom.z;
-    return {
-      z,
-      hs: a.impHs ?? defaults.atom.impHs,
-      charge: a.chg ?? defaults.atom.chg,
-      deltaMass: isotopeDelta(rdkit, z, a.isotope ?? defaults.atom.isotope),
-      inRing: ringAtoms.has(i),
-    };
-  });
-  const bonds: MorganBond[] = ((m.bonds ?? []) as CommonChemBond[]).map((b, i) => ({
-    a: b.atoms[0],
-    b: b.atoms[1],
+  const m = readMolJson(mol);
+  const ringAtoms = new Set(m.rings.flat());
+  const atoms: MorganAtom[] = m.atoms.map((a, i) => ({
+    z: a.z,
+    hs: a.impHs,
+    charge: a.chg,
+    deltaMass: isotopeDelta(rdkit, a.z, a.isotope),
+    inRing: ringAtoms.has(i),
+  }));
+  const bonds: MorganBond[] = m.bonds.map((b, i) => ({
+    a: b.a,
+    b: b.b,
     // commonchem writes bond order 0 for zero-order bonds; RDKit's ZERO type is 21.
-    type: aromaticBonds.has(i) ? AROMATIC : bondType(b.bo ?? defaults.bond.bo),
+    type: m.aromaticBonds.has(i) ? AROMATIC : bondType(b.order),
   }));
   return { atoms, bonds };
 }

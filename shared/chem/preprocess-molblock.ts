@@ -10,17 +10,12 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import { parseV2000, writeV2000 } from './standardize-molfile.ts';
-
-interface JsonBond {
-  atoms: [number, number];
-  bo?: number;
-  stereo?: string;
-}
+import { isConfiguredBond, readMolJson, type JsonBond } from './commonchem.ts';
 
 const REMOVE_HS = JSON.stringify({ removeHs: true });
 
 function bondsOf(mol: Mol): JsonBond[] {
-  return (JSON.parse(mol.get_json()).molecules[0].bonds ?? []) as JsonBond[];
+  return readMolJson(mol).bonds;
 }
 
 function reread(rdkit: RDKit, molblock: string): { smiles: string; bonds: JsonBond[] } | undefined {
@@ -32,7 +27,7 @@ function reread(rdkit: RDKit, molblock: string): { smiles: string; bonds: JsonBo
   }
 }
 
-const configured = (b: JsonBond | undefined) => b?.stereo === 'cis' || b?.stereo === 'trans';
+const configured = (b: JsonBond | undefined) => b !== undefined && isConfiguredBond(b.stereo);
 
 /** Marks double bonds that read back configured although the molecule leaves them open. */
 function crossUnspecified(molblock: string, original: JsonBond[], back: JsonBond[]): string {
@@ -40,7 +35,7 @@ function crossUnspecified(molblock: string, original: JsonBond[], back: JsonBond
   const table = parseV2000(molblock);
   let changed = false;
   original.forEach((b, i) => {
-    if ((b.bo ?? 1) !== 2 || configured(b) || !configured(back[i]) || !table.bonds[i]) return;
+    if (b.order !== 2 || configured(b) || !configured(back[i]) || !table.bonds[i]) return;
     table.bonds[i].stereo = 3;
     changed = true;
   });

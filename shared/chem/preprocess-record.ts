@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import type { Mol, RDKit } from './rdkit.ts';
 import { murckoFramework } from './descriptors-murcko.ts';
 import { enumerateStereoisomers } from './stereoisomers.ts';
+import { isChiralTag, isConfiguredBond, readMolJson } from './commonchem.ts';
 
 export interface StereoFlags {
   /** Some atom has a tetrahedral configuration. */
@@ -29,11 +30,6 @@ export interface StructureRecord {
   stereo: StereoFlags;
 }
 
-interface JsonMol {
-  atoms: { stereo?: string }[];
-  bonds?: { stereo?: string }[];
-}
-
 function safeInchi(mol: Mol, options?: string): string {
   try {
     const text = options ? mol.get_inchi(options) : mol.get_inchi();
@@ -45,9 +41,9 @@ function safeInchi(mol: Mol, options?: string): string {
 
 /** Which configurations the molecule states. */
 export function stereoFlags(mol: Mol): StereoFlags {
-  const m = JSON.parse(mol.get_json()).molecules[0] as JsonMol;
-  const definedCentre = m.atoms.some((a) => a.stereo === 'cw' || a.stereo === 'ccw');
-  const definedBond = (m.bonds ?? []).some((b) => b.stereo === 'cis' || b.stereo === 'trans');
+  const m = readMolJson(mol);
+  const definedCentre = m.atoms.some((a) => isChiralTag(a.stereo));
+  const definedBond = m.bonds.some((b) => isConfiguredBond(b.stereo));
   return { definedCentre, defined: definedCentre || definedBond };
 }
 

@@ -8,6 +8,7 @@
 import type { Mol, RDKit } from './rdkit.ts';
 import type { MorganGraph } from './morgan-env.ts';
 import { hasMatch, matches, requireQuery } from './descriptors-smarts.ts';
+import { cycleRank } from './vdw-volume.ts';
 
 export interface AdsParameter {
   A: number;
@@ -63,30 +64,7 @@ function ads(x: number, p: AdsParameter): number {
 function aromaticRingProxy(rdkit: RDKit, mol: Mol, graph: MorganGraph, data: QedData): number {
   const removed = new Set<number>();
   for (const m of matches(mol, requireQuery(rdkit, data.aliphaticRingSmarts))) removed.add(m[0]);
-  const parent = graph.atoms.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
-  };
-  let vertices = 0;
-  let edges = 0;
-  let components = 0;
-  for (let i = 0; i < graph.atoms.length; i++) if (!removed.has(i)) vertices++;
-  components = vertices;
-  for (const b of graph.bonds) {
-    if (removed.has(b.a) || removed.has(b.b)) continue;
-    edges++;
-    const ra = find(b.a);
-    const rb = find(b.b);
-    if (ra !== rb) {
-      parent[ra] = rb;
-      components--;
-    }
-  }
-  return edges - vertices + components;
+  return cycleRank(graph, removed);
 }
 
 export function qedProperties(

@@ -7,6 +7,7 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import { FragmentTable, morganCounts, morganGraph } from './morgan-env.ts';
+import { readMolJson } from './commonchem.ts';
 
 /** Parse the converted table (`score<TAB>id id ...` groups after a header; see data/sascore.*). */
 export function parseSaTable(text: string): FragmentTable {
@@ -41,9 +42,7 @@ export function saScore(rdkit: RDKit, mol: Mol, table: FragmentTable): number {
   score1 /= total;
 
   const d = JSON.parse(mol.get_descriptors()) as StereoAndRings;
-  const doc = JSON.parse(mol.get_json()).molecules[0];
-  const ext = (doc.extensions ?? []).find((e: { name: string }) => e.name === 'rdkitRepresentation') ?? {};
-  const macrocycles = ((ext.atomRings ?? []) as number[][]).filter((r) => r.length > 8).length;
+  const macrocycles = readMolJson(mol).rings.filter((r) => r.length > 8).length;
   const nAtoms = graph.atoms.length;
   const sizePenalty = nAtoms ** 1.005 - nAtoms;
   const stereoPenalty = Math.log10(d.NumAtomStereoCenters + 1);

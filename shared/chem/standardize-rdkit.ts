@@ -6,6 +6,7 @@
 import { AppError } from '../errors.ts';
 import type { Mol, RDKit } from './rdkit.ts';
 import { writeV2000, type Molfile } from './standardize-molfile.ts';
+import { isChiralTag, readMolJson } from './commonchem.ts';
 
 export const RAW_PARSE = JSON.stringify({ sanitize: false, removeHs: false });
 
@@ -38,27 +39,14 @@ export interface AtomView {
   chiral: boolean;
 }
 
-interface JsonAtom {
-  z?: number;
-  chg?: number;
-  impHs?: number;
-  nRad?: number;
-  stereo?: string;
-}
-
 export function atomViews(mol: Mol): AtomView[] {
-  const doc = JSON.parse(mol.get_json()) as { defaults: { atom: JsonAtom }; molecules: { atoms: JsonAtom[] }[] };
-  const d = doc.defaults.atom;
-  return doc.molecules[0].atoms.map((a) => {
-    const stereo = a.stereo ?? d.stereo;
-    return {
-      z: a.z ?? d.z ?? 6,
-      charge: a.chg ?? d.chg ?? 0,
-      hs: a.impHs ?? d.impHs ?? 0,
-      radicals: a.nRad ?? d.nRad ?? 0,
-      chiral: stereo === 'cw' || stereo === 'ccw',
-    };
-  });
+  return readMolJson(mol).atoms.map((a) => ({
+    z: a.z,
+    charge: a.chg,
+    hs: a.impHs,
+    radicals: a.nRad,
+    chiral: isChiralTag(a.stereo),
+  }));
 }
 
 const queries = new Map<string, Mol>();

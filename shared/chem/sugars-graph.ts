@@ -5,6 +5,7 @@
  * subset, bridges of a sub-graph (ring membership inside a candidate) and ring-system classes.
  */
 import type { Mol } from './rdkit.ts';
+import { readMolJson } from './commonchem.ts';
 
 export interface Atom { z: number; impHs: number; charge: number; aromatic: boolean }
 export interface Bond { a: number; b: number; order: number; aromatic: boolean }
@@ -20,40 +21,16 @@ export interface MolGraph {
   cyclic: Set<number>;
 }
 
-interface CommonChem {
-  defaults: { atom: Record<string, unknown>; bond: Record<string, unknown> };
-  molecules: {
-    atoms: Record<string, unknown>[];
-    bonds?: Record<string, unknown>[];
-    extensions?: { name: string; aromaticAtoms?: number[]; aromaticBonds?: number[]; atomRings?: number[][] }[];
-  }[];
-}
-
 export function readGraph(mol: Mol): MolGraph {
-  const doc = JSON.parse(mol.get_json()) as CommonChem;
-  const m = doc.molecules[0];
-  const ext = m.extensions?.find((e) => e.name === 'rdkitRepresentation');
-  const aromaticAtoms = new Set(ext?.aromaticAtoms ?? []);
-  const aromaticBonds = new Set(ext?.aromaticBonds ?? []);
-  const da = doc.defaults.atom;
-  const db = doc.defaults.bond;
-  const atoms: Atom[] = m.atoms.map((a, i) => ({
-    z: Number(a.z ?? da.z),
-    impHs: Number(a.impHs ?? da.impHs),
-    charge: Number(a.chg ?? da.chg),
-    aromatic: aromaticAtoms.has(i),
-  }));
-  const bonds: Bond[] = (m.bonds ?? []).map((b, i) => {
-    const [a, c] = b.atoms as number[];
-    return { a, b: c, order: Number(b.bo ?? db.bo), aromatic: aromaticBonds.has(i) };
-  });
+  const m = readMolJson(mol);
+  const atoms: Atom[] = m.atoms.map((a, i) => ({ z: a.z, impHs: a.impHs, charge: a.chg, aromatic: m.aromaticAtoms.has(i) }));
+  const bonds: Bond[] = m.bonds.map((b, i) => ({ a: b.a, b: b.b, order: b.order, aromatic: m.aromaticBonds.has(i) }));
   const incident: number[][] = atoms.map(() => []);
   bonds.forEach((b, i) => {
     incident[b.a].push(i);
     incident[b.b].push(i);
   });
-  const rings = ext?.atomRings ?? [];
-  return { atoms, bonds, incident, rings, cyclic: new Set(rings.flat()) };
+  return { atoms, bonds, incident, rings: m.rings, cyclic: new Set(m.rings.flat()) };
 }
 
 export function other(bond: Bond, atom: number): number {

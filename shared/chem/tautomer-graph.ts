@@ -9,6 +9,7 @@
  *    canonical SMILES and its next Kekulé form.
  */
 import type { Mol, RDKit } from './rdkit.ts';
+import { readMolJson } from './commonchem.ts';
 
 export interface GraphAtom {
   z: number;
@@ -40,54 +41,10 @@ export interface Graph {
   rings: number[][];
 }
 
-interface JsonAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  nRad?: number;
-  isotope?: number;
-  stereo?: string;
-}
-interface JsonBond {
-  atoms: [number, number];
-  bo?: number;
-  stereo?: string;
-  stereoAtoms?: [number, number];
-}
-interface JsonExt {
-  name: string;
-  aromaticAtoms?: number[];
-  aromaticBonds?: number[];
-  atomRings?: number[][];
-}
-
 /** Read a molecule's graph (Kekulé bond orders plus the aromaticity RDKit perceived). */
 export function readGraph(mol: Mol): Graph {
-  const doc = JSON.parse(mol.get_json());
-  const da = doc.defaults.atom;
-  const db = doc.defaults.bond;
-  const m = doc.molecules[0];
-  const ext: JsonExt | undefined = (m.extensions ?? []).find((e: JsonExt) => e.name === 'rdkitRepresentation');
-  return {
-    atoms: (m.atoms as JsonAtom[]).map((a) => ({
-      z: a.z ?? da.z,
-      hs: a.impHs ?? da.impHs,
-      chg: a.chg ?? da.chg,
-      nRad: a.nRad ?? da.nRad,
-      isotope: a.isotope ?? da.isotope,
-      stereo: a.stereo ?? da.stereo,
-    })),
-    bonds: ((m.bonds ?? []) as JsonBond[]).map((b) => ({
-      a: b.atoms[0],
-      b: b.atoms[1],
-      order: b.bo ?? db.bo,
-      stereo: b.stereo ?? db.stereo,
-      ...(b.stereoAtoms ? { stereoAtoms: b.stereoAtoms } : {}),
-    })),
-    aromaticAtoms: new Set(ext?.aromaticAtoms ?? []),
-    aromaticBonds: new Set(ext?.aromaticBonds ?? []),
-    rings: ext?.atomRings ?? [],
-  };
+  const m = readMolJson(mol);
+  return { ...m, atoms: m.atoms.map(({ impHs, ...a }) => ({ ...a, hs: impHs })) };
 }
 
 export function cloneGraph(g: Graph): Graph {
@@ -164,8 +121,7 @@ export function sanitizedMol(rdkit: RDKit, g: Graph): Mol | null {
 
 /** Query-bond topology of a SMARTS pattern (pairs of query-atom indices, in bond order). */
 export function queryBonds(q: Mol): [number, number][] {
-  const doc = JSON.parse(q.get_json());
-  return ((doc.molecules[0].bonds ?? []) as JsonBond[]).map((b) => [b.atoms[0], b.atoms[1]]);
+  return readMolJson(q).bonds.map((b) => [b.a, b.b]);
 }
 
 /** Substructure matches as atom-index arrays (RDKit defaults: unique, at most 1000). */

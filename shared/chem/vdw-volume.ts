@@ -57,8 +57,11 @@ export function vdwVolume(graph: MorganGraph, rings: number[][], aromatic: Set<n
   return sum;
 }
 
-/** Edges − vertices + connected components: the number of rings in an SSSR. */
-export function cycleRank(graph: MorganGraph): number {
+/**
+ * Edges − vertices + connected components: the number of rings in an SSSR, of the whole graph
+ * or of what is left after deleting the `removed` atoms (and their bonds).
+ */
+export function cycleRank(graph: MorganGraph, removed: ReadonlySet<number> = new Set()): number {
   const parent = graph.atoms.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
@@ -67,8 +70,12 @@ export function cycleRank(graph: MorganGraph): number {
     }
     return i;
   };
-  let components = graph.atoms.length;
+  const vertices = graph.atoms.length - removed.size;
+  let edges = 0;
+  let components = vertices;
   for (const b of graph.bonds) {
+    if (removed.has(b.a) || removed.has(b.b)) continue;
+    edges++;
     const ra = find(b.a);
     const rb = find(b.b);
     if (ra !== rb) {
@@ -76,5 +83,5 @@ export function cycleRank(graph: MorganGraph): number {
       components--;
     }
   }
-  return graph.bonds.length - graph.atoms.length + components;
+  return edges - vertices + components;
 }
