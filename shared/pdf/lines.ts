@@ -5,18 +5,8 @@
  */
 import type { TextRun } from './runs.ts';
 
-export interface TextLine {
-  text: string;
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  baseline: number;
-  /** Size and font covering most characters of the line. */
-  size: number;
-  font: string;
-  horizontal: boolean;
-}
+/** A line has a run's geometry; its size and font are those covering most of its characters. */
+export type TextLine = TextRun;
 
 /** Two runs are on one row when their vertical extents overlap by this share of the smaller one. */
 const ROW_OVERLAP = 0.5;
