@@ -16,19 +16,16 @@
  *
  *   node --import tsx bench/np.ts        (env: WORKERS threads, default 2; N molecules per operation, default 200)
  */
-import { readFileSync } from 'node:fs';
 import { hoseCodes, hoseGraph } from '../shared/chem/hose.ts';
 import { functionalGroups, type FunctionalGroup } from '../shared/chem/ifg.ts';
 import { npLikeness } from '../shared/chem/nplikeness.ts';
 import { loadRDKit, withMol, type RDKit } from '../shared/chem/rdkit.ts';
 import { detectSugars, removeSugars, sugarInfoMessage, type SugarOptions } from '../shared/chem/sugars.ts';
 import { npModel } from '../shared/ops/analysis.tasks.ts';
-import { OPERATIONS_BY_NAME } from '../shared/ops/index.ts';
-import { TASKS } from '../shared/ops/tasks.ts';
-import { done, header, throughput, tsv, type Case } from './tasks.ts';
+import { done, header, measure } from './tasks.ts';
+import { fixture, tsv } from '../test/helpers/tables.ts';
 
 const N = Number(process.env.N ?? 200);
-const fixture = (name: string) => readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8');
 const rdkit: RDKit = await loadRDKit();
 const pct = (a: number, b: number) => `${a}/${b} (${((100 * a) / b).toFixed(1)}%)`;
 
@@ -45,20 +42,6 @@ const sruCases = (JSON.parse(fixture('sugars_sru_author_cases.json')) as { cases
 
 interface SruStep { op: 'both' | 'circular' | 'linear' | 'hasLinear' | 'hasCircular'; options: Partial<SugarOptions>; expected: string | boolean; fresh?: boolean }
 interface SruCase { id: string; smiles: string; steps: SruStep[] }
-
-/** Cases for an operation with its arguments parsed (defaults filled) as the api would. */
-function cases(name: string, args: Record<string, unknown>[]): Case[] | string {
-  const op = OPERATIONS_BY_NAME.get(name);
-  if (!op) return 'not in the registry (shared/ops/index.ts) yet';
-  if (!TASKS[op.task]) return 'not in the task table (shared/ops/tasks.ts) yet';
-  return args.map((a) => ({ task: op.task, args: op.args.parse(a) as Record<string, unknown> }));
-}
-
-async function measure(name: string, args: Record<string, unknown>[], label = name): Promise<void> {
-  const c = cases(name, args);
-  if (typeof c === 'string') console.log(`${label.padEnd(40)} ${c}`);
-  else await throughput(label, c);
-}
 
 const sugarSmiles = lotusSugars.slice(0, N).map((r) => ({ smiles: r.smiles }));
 await header(`Natural-product operations: throughput (${N} molecules per operation at most)`);

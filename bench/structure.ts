@@ -15,36 +15,16 @@
  *   node --import tsx bench/structure.ts        (env: WORKERS threads, default 2; N molecules per
  *                                                operation, default 200; N3D for the 3D ones, default 12)
  */
-import { readFileSync } from 'node:fs';
 import { loadRDKit, type RDKit } from '../shared/chem/rdkit.ts';
 import { decodeSelfies, encodeSelfies } from '../shared/chem/selfies.ts';
 import { enumerateStereoisomers } from '../shared/chem/stereoisomers.ts';
-import { OPERATIONS_BY_NAME } from '../shared/ops/index.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
-import { done, header, throughput, tsv, type Case } from './tasks.ts';
+import { done, header, measure } from './tasks.ts';
+import { csv, fixture, tsv } from '../test/helpers/tables.ts';
 
 const N = Number(process.env.N ?? 200);
 const N3D = Number(process.env.N3D ?? 12);
-const fixture = (name: string) => readFileSync(new URL(`../test/fixtures/${name}`, import.meta.url), 'utf8');
-
-/** RFC 4180 rows keyed by the header (SELFIES strings hold commas inside quoted fields). */
-function csv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; } else if (c !== '\r') field += c;
-  }
-  if (field || row.length) { row.push(field); rows.push(row); }
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ''])));
-}
 
 const rdkit: RDKit = await loadRDKit();
 const ctx: TaskContext = { rdkit, signal: new AbortController().signal, progress: () => {} };
@@ -63,20 +43,6 @@ const stereoRows = tsv(fixture('stereoisomers_reference.tsv'));
 const similarityRows = tsv(fixture('similarity_reference.tsv'));
 const selfiesRows = csv(fixture('selfies_reference_pairs.csv'));
 const lotus = [...new Set(tautomerRows.map((r) => r.smiles))];
-
-/** Cases for an operation with its arguments parsed (defaults filled) as the api would. */
-function cases(name: string, args: Record<string, unknown>[]): Case[] | string {
-  const op = OPERATIONS_BY_NAME.get(name);
-  if (!op) return 'not in the registry (shared/ops/index.ts) yet';
-  if (!TASKS[op.task]) return 'not in the task table (shared/ops/tasks.ts) yet';
-  return args.map((a) => ({ task: op.task, args: op.args.parse(a) as Record<string, unknown> }));
-}
-
-async function measure(name: string, args: Record<string, unknown>[], label = name): Promise<void> {
-  const c = cases(name, args);
-  if (typeof c === 'string') console.log(`${label.padEnd(40)} ${c}`);
-  else await throughput(label, c);
-}
 
 const molblock = (smiles: string) => {
   const m = rdkit.get_mol(smiles);

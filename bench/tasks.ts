@@ -4,6 +4,7 @@
  * threads, default 2), plus the process memory after the run.
  */
 import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { OPERATIONS_BY_NAME } from '../shared/ops/index.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import { createPool, runTask, type ChemPool } from '../workers/pool.ts';
@@ -55,9 +56,17 @@ export async function done(): Promise<void> {
   await pool?.destroy();
 }
 
-/** Rows of a committed TSV fixture (comment lines start with #; first remaining line is the header). */
-export function tsv(text: string): Record<string, string>[] {
-  const lines = text.split('\n').filter((l) => l && !l.startsWith('#'));
-  const head = lines[0].split('\t');
-  return lines.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])));
+/** Cases for an operation with its arguments parsed (defaults filled) as the api would. */
+export function cases(name: string, args: Record<string, unknown>[]): Case[] | string {
+  const op = OPERATIONS_BY_NAME.get(name);
+  if (!op) return 'not in the registry (shared/ops/index.ts)';
+  if (!TASKS[op.task]) return 'not in the task table (shared/ops/tasks.ts)';
+  return args.map((a) => ({ task: op.task, args: op.args.parse(a) as Record<string, unknown> }));
+}
+
+/** Throughput of an operation over argument sets, or a line saying why it cannot run. */
+export async function measure(name: string, args: Record<string, unknown>[], label = name): Promise<void> {
+  const c = cases(name, args);
+  if (typeof c === 'string') console.log(`${label.padEnd(40)} ${c}`);
+  else await throughput(label, c);
 }

@@ -5,33 +5,16 @@
  * the 902 distinct LOTUS sample structures (the `smiles` column of tautomer_reference.tsv).
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
 import { decodeSelfies, encodeSelfies } from '../../shared/chem/selfies.ts';
 import { loadRDKit, type RDKit } from '../../shared/chem/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
 import { selfiesTasks, selfiesToSmiles } from '../../shared/ops/selfies.tasks.ts';
 import { selfiesOps } from '../../shared/ops/selfies.ts';
+import { csv, fixture, tsv } from '../helpers/tables.ts';
 
-const FIXTURES = new URL('../fixtures/', import.meta.url);
 
 /** RFC 4180 reader: the SELFIES strings contain commas inside quoted fields. */
-function readCsv(name: string): Record<string, string>[] {
-  const text = readFileSync(new URL(name, FIXTURES), 'utf8');
-  const rows: string[][] = [];
-  let row: string[] = [], field = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; } else if (c !== '\r') field += c;
-  }
-  if (field || row.length) { row.push(field); rows.push(row); }
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ''])));
-}
-
-const pairs = readCsv('selfies_reference_pairs.csv');
+const pairs = csv(fixture('selfies_reference_pairs.csv'));
 
 /** The error a call throws (tap's throws() typings want Error-shaped patterns). */
 const caught = (fn: () => unknown): unknown => {
@@ -87,10 +70,8 @@ t.test('round trips keep the molecule (same RDKit InChIKey) over the LOTUS sampl
     try { return mol && mol.is_valid() ? rdkit.get_inchikey_for_inchi(mol.get_inchi()) : ''; } finally { mol?.delete(); }
   };
   // The distinct `structure_smiles` of lotus_sample_1000.tsv, in file order.
-  const lines = readFileSync(new URL('tautomer_reference.tsv', FIXTURES), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
-  const col = lines[0].split('\t').indexOf('smiles');
-  const smiles = [...new Set(lines.slice(1).map((l) => l.split('\t')[col]))];
-  const custom = readCsv('selfies_custom_cases.csv').map((r) => r.smiles);
+  const smiles = [...new Set(tsv(fixture('tautomer_reference.tsv')).map((r) => r.smiles))];
+  const custom = csv(fixture('selfies_custom_cases.csv')).map((r) => r.smiles);
   let same = 0, tried = 0;
   for (const smi of [...smiles, ...custom]) {
     const before = key(smi);

@@ -6,17 +6,11 @@
  * Structures are compared as RDKit canonical SMILES without stereo.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
 import { loadRDKit, type RDKit } from '../../shared/chem/rdkit.ts';
 import { removeSugars, detectSugars, sugarInfoMessage } from '../../shared/chem/sugars.ts';
+import { fixture, tsv } from '../helpers/tables.ts';
 
 const rdkit: RDKit = await loadRDKit();
-
-function tsv(name: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8').trimEnd().split('\n');
-  const cols = head.split('\t');
-  return lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [cols[i], v])));
-}
 
 function flat(smiles: string): string {
   if (smiles === '') return '';
@@ -35,7 +29,7 @@ function biggest(smiles: string): string {
 }
 
 t.test('LOTUS NPOC2020 sugar-free structures (Java SRU output)', async (t) => {
-  const rows = tsv('sugars_lotus_npoc2020.tsv');
+  const rows = tsv(fixture('sugars_lotus_npoc2020.tsv'));
   let agree = 0;
   let changed = 0;
   for (const r of rows) {
@@ -53,7 +47,7 @@ t.test('LOTUS NPOC2020 sugar-free structures (Java SRU output)', async (t) => {
 });
 
 t.test('named LOTUS glycosides against their literature aglycones', async (t) => {
-  const rows = tsv('sugars_named_glycosides.tsv');
+  const rows = tsv(fixture('sugars_named_glycosides.tsv'));
   t.ok(rows.length >= 20);
   let agree = 0;
   for (const r of rows) {
