@@ -19,6 +19,7 @@ import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 import { canonical, compare, loadReference, loadTables } from '../fixtures/tools/chembl_pipeline_agreement.ts';
+import { ACETONE_MOLFILE } from '../api/samples.ts';
 
 const rdkit = await loadRDKit();
 const tables = loadTables();
@@ -230,29 +231,15 @@ t.test('agreement with the pipeline run natively on the same molblocks', async (
   t.ok(outcomes.some((o) => o.record.excluded), 'excluded structures are in the set');
 });
 
-const ACETONE = `
-     RDKit          2D
-
-  4  3  0  0  0  0  0  0  0  0999 V2000
-    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
-    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
-    2.5981   -0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
-    1.2990    2.2500    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
-  1  2  1  0
-  2  3  1  0
-  2  4  2  0
-M  END
-`;
-
 t.test('standardize_molblock operation', async (t) => {
-  const out = call('standardize_molblock', { molblock: ACETONE });
+  const out = call('standardize_molblock', { molblock: ACETONE_MOLFILE });
   t.equal(out.canonical_smiles, 'CC(C)=O', 'spec example: canonical SMILES');
   t.equal(out.inchi, 'InChI=1S/C3H6O/c1-3(2)4/h1-2H3', 'spec example: InChI');
   t.equal(out.inchikey, 'CSCPPACGZOOCGX-UHFFFAOYSA-N', 'spec example: InChIKey');
   t.match(out.standardized_mol, /M {2}END/);
   t.same(Object.keys(out), ['standardized_mol', 'canonical_smiles', 'inchi', 'inchikey'], 'no SD fields for a bare molfile');
 
-  const sd = call('standardize_molblock', { molblock: `${ACETONE}> <name>\nacetone\n\n> <count>\n3\n\n> <inchi>\nnot this\n\n$$$$\n` });
+  const sd = call('standardize_molblock', { molblock: `${ACETONE_MOLFILE}> <name>\nacetone\n\n> <count>\n3\n\n> <inchi>\nnot this\n\n$$$$\n` });
   t.equal(sd.name, 'acetone');
   t.equal(sd.count, 3, 'numeric SD values become numbers');
   t.equal(sd.inchi, 'InChI=1S/C3H6O/c1-3(2)4/h1-2H3', 'SD fields do not overwrite computed values');
@@ -260,7 +247,7 @@ t.test('standardize_molblock operation', async (t) => {
   const salt = call('standardize_molblock', { molblock: molblockOf('C[NH3+].[Cl-]') });
   t.equal(salt.canonical_smiles, 'CN.Cl', 'a hydrochloride is neutralised, not stripped');
 
-  for (const [molblock, what] of [['garbage\n\n\n  1  0  0 V2000\nM  END\n', 'unreadable'], [`${ACETONE}$$$$\n${ACETONE}$$$$\n`, 'two records']]) {
+  for (const [molblock, what] of [['garbage\n\n\n  1  0  0 V2000\nM  END\n', 'unreadable'], [`${ACETONE_MOLFILE}$$$$\n${ACETONE_MOLFILE}$$$$\n`, 'two records']]) {
     try {
       call('standardize_molblock', { molblock });
       t.fail(`${what}: no error`);
