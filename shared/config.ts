@@ -64,6 +64,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Import the LOTUS demo set into an empty embedded store at first start. */
   SEED_DEMO: boolVar(true),
+  /**
+   * Most heavy atoms in one input structure (refused with 422 before parsing). RDKit's WASM stack
+   * gives out on chains of about 470-590 atoms; see shared/chem/rdkit.ts.
+   */
+  MAX_HEAVY_ATOMS: intVar(400, 1),
   /** Most pages one PDF extraction reads. */
   PDF_MAX_PAGES: intVar(200, 1),
   /** External compound database (PubChem PUG-REST compatible) for retrieve_extdb_smiles. */

@@ -42,7 +42,8 @@ const ABORT_GRACE_MS = 1_000;
 
 /**
  * Run one task. Resolves with its value; rejects with an AppError: the task's own (4xx for bad
- * input), 504 on timeout, 499 on cancellation, 500 when the thread died (the pool replaces it).
+ * input), 504 on timeout, 499 on cancellation, 422 when RDKit's WASM faulted on the input (the
+ * thread is replaced), 500 when the thread died (the pool replaces it).
  */
 export async function runTask(pool: ChemPool, task: string, args: unknown, hooks: RunHooks): Promise<unknown> {
   const { port1, port2 } = new MessageChannel();
@@ -70,6 +71,17 @@ export async function runTask(pool: ChemPool, task: string, args: unknown, hooks
   port1.on('message', (m: ThreadMessage) => {
     if (m.type === 'started') start();
     else if (m.type === 'progress') hooks.onProgress?.(m.value);
+    else if (m.type === 'fault') {
+      // RDKit's WASM trapped on this input: answer it as unprocessable (never retried) and
+      // terminate the thread at once, since its module is no longer trustworthy.
+      const why = new AppError(
+        422,
+        `RDKit could not process this structure (WebAssembly fault: ${m.detail}); it is probably too large or too deeply nested`,
+        'wasm_fault',
+      );
+      stop(why);
+      kill.abort(why);
+    }
   });
   try {
     const outcome = await pool.run({ task, args, port: port2 }, { transferList: [port2], signal: kill.signal });

@@ -3,9 +3,11 @@
  * load; each task is dispatched by name from the task table. The main side talks to a running
  * task over a MessagePort: it receives `started` and `progress` messages and may send `abort`
  * (cooperative cancellation; a task stuck in WASM is terminated by Piscina instead).
+ * A task during which RDKit's WASM faulted reports a `fault` and waits: the main side then has
+ * Piscina terminate the thread, and a fresh one (with a fresh RDKit) takes its place.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { loadRDKit, rdkitFault } from '../shared/chem/rdkit.ts';
 import { AppError } from '../shared/errors.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
@@ -18,7 +20,8 @@ export interface ThreadTask {
 
 export type ThreadMessage =
   | { type: 'started' }
-  | { type: 'progress'; value: number | Record<string, unknown> };
+  | { type: 'progress'; value: number | Record<string, unknown> }
+  | { type: 'fault'; detail: string };
 
 export type ThreadOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -47,6 +50,13 @@ export default async function run({ task, args, port }: ThreadTask): Promise<Thr
     const err = e as Error;
     return { ok: false, error: { status: 500, detail: `Internal error in task ${task}: ${err?.message ?? String(e)}`, code: 'internal' } };
   } finally {
+    const fault = rdkitFault();
+    if (fault) {
+      // Whatever the task answered was computed by a broken module: report the fault instead,
+      // and never finish, so that this thread is terminated rather than reused.
+      port.postMessage({ type: 'fault', detail: fault.message } satisfies ThreadMessage);
+      await new Promise(() => {});
+    }
     port.close();
   }
 }

@@ -1,6 +1,6 @@
 /** Worker task for HOSE codes; see hose.ts for the registry entry. */
 import { hoseCodes, hoseGraph } from '../chem/hose.ts';
-import { MAX_STRUCTURE_CHARS, normaliseSmiles } from '../chem/rdkit.ts';
+import { assertAtomLimit, MAX_STRUCTURE_CHARS, normaliseSmiles } from '../chem/rdkit.ts';
 import { AppError, invalidStructure } from '../errors.ts';
 import type { TaskContext, TaskTable } from './types.ts';
 
@@ -10,6 +10,7 @@ export const hoseTasks: TaskTable = {
       throw new AppError(422, `Structure too large: ${args.smiles.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
     }
     const smiles = normaliseSmiles(args.smiles);
+    assertAtomLimit(smiles);
     // Explicit [H] atoms must stay atoms (as in CDK), so the molecule is read here rather than
     // through parseMol, which lets RDKit remove them.
     const graph = hoseGraph(ctx.rdkit, smiles);

@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { loadConfig } from '../../config.ts';
 import { deriveMolecule } from '../../chem/derive.ts';
-import { loadRDKit } from '../../chem/rdkit.ts';
+import { loadRDKit, rdkitFault } from '../../chem/rdkit.ts';
 import { openStore } from '../store/open.ts';
 import { importFile, type ImportProgress } from './run.ts';
 
@@ -41,7 +41,16 @@ async function main(argv: string[]): Promise<number> {
   try {
     for (const file of files) {
       const summary = await importFile(store, file, {
-        derive: (input) => deriveMolecule(rdkit, input),
+        derive: (input) => {
+          try {
+            return deriveMolecule(rdkit, input);
+          } finally {
+            // After a WASM fault this process's RDKit cannot be trusted: stop (rows written so
+            // far stay) rather than derive the rest with it.
+            const fault = rdkitFault();
+            if (fault) throw new Error(`RDKit faulted (${fault.message}) on the structure ${JSON.stringify(input.structure).slice(0, 200)}`);
+          }
+        },
         onProgress: progressBar(basename(file)),
       });
       if (process.stderr.isTTY) process.stderr.write('\n');

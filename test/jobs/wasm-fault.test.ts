@@ -1,0 +1,42 @@
+/**
+ * A trap inside RDKit's WASM poisons that thread's module (afterwards even "CCO" fails to parse).
+ * With the heavy-atom limit raised far above what the WASM stack takes, a long chain makes RDKit
+ * trap for real: the task must end as a 422 naming the fault (not retried), the thread must be
+ * replaced, and the next tasks on the same one-thread pool must give right answers again.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { AppError } from '../../shared/errors.ts';
+import { createPool, runTask } from '../../workers/pool.ts';
+
+// Read by each pool thread when it starts (threads inherit this process's environment).
+process.env.MAX_HEAVY_ATOMS = '100000';
+
+const reference = JSON.parse(readFileSync(new URL('../fixtures/convert-reference.json', import.meta.url), 'utf8')) as {
+  records: { name: string; input_smiles: string; inchikey: string }[];
+};
+
+t.test('a WASM fault is a 422 and the thread is replaced', async (t) => {
+  const pool = createPool(1);
+  t.teardown(() => pool.destroy());
+  const run = (smiles: string) => runTask(pool, 'generate_canonical_smiles', { smiles, toolkit: 'rdkit' }, { timeoutMs: 60_000 });
+
+  t.equal(await run('OCC'), 'CCO', 'the pool works before the fault');
+  const before = pool.threads[0]?.threadId;
+
+  const err = await run('C'.repeat(2000)).then(() => undefined, (e: unknown) => e);
+  t.ok(err instanceof AppError, 'an AppError');
+  const app = err as AppError;
+  t.equal(app.status, 422);
+  t.equal(app.code, 'wasm_fault');
+  t.match(String(app.detail), /RDKit could not process this structure \(WebAssembly fault: .+\)/);
+
+  // Answers after the fault come from a fresh module: compared with the native InChI tool's.
+  t.equal(await run('OCC'), 'CCO', 'ethanol after the fault');
+  for (const r of reference.records.slice(0, 10)) {
+    const key = await runTask(pool, 'generate_inchikey', { smiles: r.input_smiles, toolkit: 'rdkit' }, { timeoutMs: 60_000 });
+    t.equal(key, r.inchikey, `${r.name}: InChIKey after the fault equals the InChI tool's`);
+  }
+  t.equal(pool.threads.length, 1, 'still one thread');
+  t.not(pool.threads[0]?.threadId, before, 'a different thread than the one that faulted');
+});
