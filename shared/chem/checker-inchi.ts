@@ -3,7 +3,9 @@
  * message when it converts the molblock; MinimalLib returns the InChI string only, so the
  * warnings are recovered from the structure and from InChI strings:
  *  - "Omitted undefined stereo": the InChI with undefined stereo included (option SUU) marks
- *    more stereo elements "?" than the standard InChI keeps (exactly InChI's own test);
+ *    more stereo elements "?" than the standard InChI keeps (exactly InChI's own test), the
+ *    counts corrected where InChI's reading of the drawing defines other elements than RDKit's
+ *    (see "Ambiguous stereo");
  *  - "Proton(s) added/removed": the InChI has a /p layer, or InChI's charge normalisation moves
  *    protons without a net change (a protonated cation with hydrogens, or a free anion next to
  *    an acidic OH);
@@ -15,12 +17,18 @@
  *  - "Accepted unusual valence(s)": a p-block atom whose bonds plus hydrogens are not a valence
  *    InChI accepts for its element and charge (isoelectronic rule: N+ like C, O- like F ...);
  *    hydrogens are counted as InChI's molfile reader adds them (only up to the lowest valence).
- * "Ambiguous stereo" (drawings whose wedges InChI cannot interpret) is not detected.
- * These rules were checked against the InChI executable (inchi_main 1.03) on the fixture set,
- * see test/fixtures/README.md.
+ *  - "Ambiguous stereo": InChI's own reading of the 2D drawing, redone in checker-stereo.ts (readStereo): the
+ *    geometry of the bonds around each wedged possible stereocentre and around each double bond
+ *    (coplanar or near-flat bond tetrahedra, contradictory or misplaced wedges, a centre outside
+ *    its bonds, a substituent in line with its double bond), for the elements InChI keeps as
+ *    stereogenic. The same reading gives the centres InChI leaves undefined or defines where
+ *    RDKit's reading of the wedges differs, which the checker's stereo count needs.
+ * These rules were checked against the InChI executable (inchi_main 1.03) on the fixture sets,
+ * see test/fixtures/README.md (inchi_ambiguous_stereo.sdf for "Ambiguous stereo").
  */
 import type { Mol } from './rdkit.ts';
 import { atomicNumber, neighbourLists, type Molfile } from './standardize-molfile.ts';
+import type { StereoReading } from './checker-stereo.ts';
 
 export const InchiWarning = {
   undefinedStereo: 'Omitted undefined stereo',
@@ -29,6 +37,7 @@ export const InchiWarning = {
   metal: 'Metal was disconnected',
   salt: 'Salt was disconnected',
   valence: 'Accepted unusual valence(s)',
+  ambiguous: 'Ambiguous stereo',
 } as const;
 
 const NON_METALS = new Set([1, 2, 5, 6, 7, 8, 9, 10, 14, 15, 16, 17, 18, 33, 34, 35, 36, 52, 53, 54, 85, 86]);
@@ -51,11 +60,27 @@ function acceptedValences(group: number, period: number): number[] {
   return [];
 }
 
-function countQuestionMarks(inchi: string): number {
+function countQuestionMarks(inchi: string, layers = 'tb'): number {
   return inchi
     .split('/')
-    .filter((layer) => layer.startsWith('t') || layer.startsWith('b'))
+    .filter((layer) => layers.includes(layer[0]))
     .reduce((n, layer) => n + (layer.match(/\?/g)?.length ?? 0), 0);
+}
+
+/**
+ * InChI omits a stereo layer whose elements are all undefined. MinimalLib's InChI takes centre
+ * configurations from RDKit's tags; where InChI's own reading of the wedges defines more or fewer
+ * centres (`definedShift`, one-component structures), the centre layer is recounted.
+ */
+function omitsUndefined(view: InchiView): boolean {
+  const formula = view.undefinedIncluded.split('/')[1] ?? '';
+  const shifts: [string, number][] = [['t', view.stereo?.definedShift ?? 0], ['b', view.stereo?.definedBondShift ?? 0]];
+  return shifts.some(([kind, shift]) => {
+    if (!shift || formula.includes('.')) return countQuestionMarks(view.undefinedIncluded, kind) > countQuestionMarks(view.standard, kind);
+    const elements = view.undefinedIncluded.split('/').find((layer) => layer.startsWith(kind))?.slice(1).split(',') ?? [];
+    const undefinedCount = elements.filter((c) => c.endsWith('?')).length;
+    return elements.length - undefinedCount + shift === 0 && undefinedCount - shift > 0;
+  });
 }
 
 export interface InchiView {
@@ -63,6 +88,8 @@ export interface InchiView {
   undefinedIncluded: string;
   /** Hydrogens per atom as RDKit perceives them. */
   hs: number[];
+  /** InChI's reading of the drawing's stereo (readStereo). */
+  stereo?: StereoReading;
 }
 
 /** The warnings InChI would report for this structure, in InChI's order. */
@@ -121,7 +148,8 @@ export function inchiWarnings(m: Molfile, view: InchiView): string[] {
   });
   if (unusual) out.push(InchiWarning.valence);
 
-  if (countQuestionMarks(view.undefinedIncluded) > countQuestionMarks(view.standard)) out.push(InchiWarning.undefinedStereo);
+  if (omitsUndefined(view)) out.push(InchiWarning.undefinedStereo);
+  if (view.stereo?.ambiguous) out.push(InchiWarning.ambiguous);
   return out;
 }
 

@@ -11,6 +11,7 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import { inchiPair, inchiWarnings } from './checker-inchi.ts';
+import { readStereo } from './checker-stereo.ts';
 import { atomicNumber, neighbourLists, parseV2000, ringBonds, type Molfile } from './standardize-molfile.ts';
 import { atomViews, RAW_PARSE } from './standardize-rdkit.ts';
 
@@ -83,9 +84,13 @@ function radicalIssue(m: Molfile): boolean {
   });
 }
 
-function stereoIssue(m: Molfile, standardInchi: string, chiralCount: number): Issue | undefined {
+/**
+ * `definedShift`: the centres the InChI of the molblock defines beyond those of MinimalLib's InChI,
+ * which InChI computes from RDKit's chiral tags rather than from the drawing (readStereo).
+ */
+function stereoIssue(m: Molfile, standardInchi: string, chiralCount: number, definedShift: number): Issue | undefined {
   const layers = [...standardInchi.matchAll(/\/t([^/]*)/g)].map((x) => x[1]);
-  const nInchi = layers.length ? layers[layers.length - 1].split(',').filter((c) => !c.endsWith('?')).length : 0;
+  const nInchi = (layers.length ? layers[layers.length - 1].split(',').filter((c) => !c.endsWith('?')).length : 0) + definedShift;
   const nMol = new Set(m.bonds.filter((b) => b.stereo === 1 || b.stereo === 6).map((b) => b.a)).size;
   const nRDKit = chiralCount;
   if (nInchi !== nMol && nInchi !== nRDKit && nRDKit !== nMol) return [5, 'Mol/Inchi/RDKit stereo mismatch'];
@@ -116,15 +121,19 @@ export function checkMolblock(rdkit: RDKit, molblock: string): Issue[] {
   const mol = parseMol(rdkit, molblock, JSON.stringify({ removeHs: false })) ?? parseMol(rdkit, molblock, RAW_PARSE)!;
   try {
     const views = atomViews(mol);
+    const hs = views.map((v) => v.hs);
     const pair = inchiPair(mol);
+    let definedShift = 0;
     if (!pair.standard.startsWith('InChI=')) {
       if (table.atoms.length === 0) out.push([6, 'InChI: Empty structure']);
       else if (table.atoms.some((a) => atomicNumber(a) === 0)) out.push([7, 'InChI: Unknown element(s)']);
       else out.push([7, 'InChI: no InChI could be generated']);
     } else {
-      for (const w of inchiWarnings(table, { ...pair, hs: views.map((v) => v.hs) })) out.push([INCHI_PENALTY[w] ?? 2, `InChI: ${w}`]);
+      const reading = readStereo(rdkit, mol, table, hs);
+      definedShift = reading.definedShift;
+      for (const w of inchiWarnings(table, { ...pair, hs, stereo: reading })) out.push([INCHI_PENALTY[w] ?? 2, `InChI: ${w}`]);
     }
-    const stereo = stereoIssue(table, pair.standard, views.filter((v) => v.chiral).length);
+    const stereo = stereoIssue(table, pair.standard, views.filter((v) => v.chiral).length, definedShift);
     if (stereo) out.push(stereo);
   } finally {
     mol.delete();

@@ -5,11 +5,13 @@
  *    and the check_molblock examples of its package docstring: molblocks and expected answers
  *    transcribed below;
  *  - the pipeline run natively (test/fixtures/chembl-pipeline-reference.json, generator
- *    test/fixtures/tools/chembl_pipeline_reference.py) on LOTUS natural products and edge cases.
- * One warning is not reproduced: InChI's "Ambiguous stereo", which InChI derives from the 2D
- * geometry around wedged centres; where the reference has it, the answer must equal the
- * reference without it.
+ *    test/fixtures/tools/chembl_pipeline_reference.py) on LOTUS natural products and edge cases;
+ *  - the InChI executable's "Ambiguous stereo" verdict (test/fixtures/inchi_ambiguous_stereo.sdf.gz,
+ *    generator test/fixtures/tools/inchi_ambiguous_stereo_reference.py) on RDKit drawings of LOTUS
+ *    natural products, randomly wedged ones and hand-made centres and double bonds.
  */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
 import { checkMolblock, type Issue } from '../../shared/chem/checker.ts';
@@ -159,6 +161,46 @@ M  END
 });
 
 t.test('upstream unit tests whose answer includes InChI "Ambiguous stereo"', async (t) => {
+  // test_multiplebondstereo, the molblocks without two stereo bonds at one atom: a single wedge
+  // whose flat bonds on either side are nearly opposite, then the same with a hash drawn from Cl.
+  const oneWedge = block('Mrv1810 02111915582D', `  5  4  0  0  0  0            999 V2000
+   -2.7624    1.9506    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+   -2.0479    2.3631    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+   -3.4768    2.3631    0.0000 Cl  0  0  0  0  0  0  0  0  0  0  0  0
+   -2.8293    1.1702    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+   -3.5661    1.8059    0.0000 Br  0  0  0  0  0  0  0  0  0  0  0  0
+  1  3  1  0  0  0  0
+  1  4  1  0  0  0  0
+  1  5  1  0  0  0  0
+  1  2  1  1  0  0  0
+`);
+  t.same(checkMolblock(rdkit, oneWedge), [[2, AMBIGUOUS]], 'test_multiplebondstereo, one wedge');
+  const hashFromCl = oneWedge.replace('  1  3  1  0  0  0  0', '  3  1  1  6  0  0  0');
+  t.same(checkMolblock(rdkit, hashFromCl), [
+    [5, 'InChi_RDKit/Mol stereo mismatch'], [2, 'molecule has an stereo bond to a stereocenter'], [2, AMBIGUOUS],
+  ], 'test_multiplebondstereo, hash drawn onto the centre');
+
+  // test_stereobondToStereocenter: a wedge from one centre to another that carries a wedge too.
+  const toCentre = (wedged: string) => block('Mrv1810 02111916122D', `  8  7  0  0  0  0            999 V2000
+   -0.5357   -1.2277    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    0.1788   -0.8152    0.0000 C   0  0  2  0  0  0  0  0  0  0  0  0
+   -1.2502   -0.8152    0.0000 Cl  0  0  0  0  0  0  0  0  0  0  0  0
+   -0.5357   -2.0527    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+   -1.3395   -1.4170    0.0000 Br  0  0  0  0  0  0  0  0  0  0  0  0
+    0.8932   -1.2277    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
+    0.1788    0.0098    0.0000 F   0  0  0  0  0  0  0  0  0  0  0  0
+    0.9379   -0.5589    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
+  1  3  1  0  0  0  0
+  1  4  1  0  0  0  0
+${wedged}  2  7  1  0  0  0  0
+  2  8  1  0  0  0  0
+  2  6  1  1  0  0  0
+`);
+  t.same(checkMolblock(rdkit, toCentre('  1  5  1  0  0  0  0\n  1  2  1  1  0  0  0\n')),
+    [[2, 'molecule has an stereo bond to a stereocenter'], [2, AMBIGUOUS]], 'test_stereobondToStereocenter');
+  t.same(checkMolblock(rdkit, toCentre('  1  5  1  1  0  0  0\n  1  2  1  0  0  0  0\n')), [],
+    'test_stereobondToStereocenter, the wedge moved off the bond between the centres');
+
   // test_stereobondInRing: the wedge is a ring bond.
   const ringWedge = block('Mrv1810 02111916052D', `  7  7  0  0  0  0            999 V2000
     3.3705    1.7732    0.0000 C   0  0  1  0  0  0  0  0  0  0  0  0
@@ -176,28 +218,57 @@ t.test('upstream unit tests whose answer includes InChI "Ambiguous stereo"', asy
   1  7  1  0  0  0  0
   1  2  1  1  0  0  0
 `);
-  const upstream: Issue[] = [[2, 'molecule has a stereo bond in a ring'], [2, AMBIGUOUS]];
-  t.same(checkMolblock(rdkit, ringWedge), upstream.filter((i) => i[1] !== AMBIGUOUS));
+  t.same(checkMolblock(rdkit, ringWedge), [[2, 'molecule has a stereo bond in a ring'], [2, AMBIGUOUS]], 'test_stereobondInRing');
 });
 
 t.test('agreement with the pipeline run natively on the same molblocks', async (t) => {
   const records = loadReference().filter((r) => r.molblock && r.checks);
   let exact = 0;
+  let ambiguous = 0;
   for (const r of records) {
     const got = checkMolblock(rdkit, r.molblock_raw ?? r.molblock!);
+    if (r.checks!.some((i) => i[1] === AMBIGUOUS)) ambiguous++;
     if (JSON.stringify(got) === JSON.stringify(r.checks)) {
       exact++;
       continue;
     }
-    // The only tolerated difference: InChI's geometric "Ambiguous stereo" (and the stereo count
-    // disagreement InChI derives from the same ambiguity).
-    const withoutAmbiguity = (list: Issue[]) =>
-      list.filter((i) => i[1] !== AMBIGUOUS && !(r.checks!.some((x) => x[1] === AMBIGUOUS) && /stereo mismatch/.test(i[1])));
-    t.same(withoutAmbiguity(got), withoutAmbiguity(r.checks!), `${r.name}: differs only by InChI's ambiguous-stereo verdict`);
-    t.ok(r.checks!.some((i) => i[1] === AMBIGUOUS), `${r.name}: the reference reports ambiguous stereo`);
+    // The one tolerated difference is RDKit's, not InChI's: in a drawing where two pairs of atoms
+    // coincide, RDKit 2026.09 leaves the two centres whose neighbours coincide unassigned, RDKit
+    // 2022.09 (the pipeline's) assigns them, so the stereo-count comparison names other counts.
+    const withoutCount = (list: Issue[]) => list.filter((i) => !/stereo mismatch/.test(i[1]));
+    t.ok(r.checks!.some((i) => i[1] === 'molecule has two (or more) atoms with exactly the same coordinates'),
+      `${r.name}: only a drawing with coinciding atoms may differ`);
+    t.same(withoutCount(got), withoutCount(r.checks!), `${r.name}: differs only in the stereo-count comparison`);
   }
   t.ok(records.length >= 200, `${records.length} reference records`);
-  t.ok(exact >= records.length - 12, `identical issue lists: ${exact}/${records.length}`);
+  t.ok(ambiguous >= 10, `${ambiguous} references with InChI's "Ambiguous stereo"`);
+  t.ok(exact >= records.length - 1, `identical issue lists: ${exact}/${records.length}`);
+});
+
+t.test('"Ambiguous stereo" agrees with the InChI executable on drawings made for it', async (t) => {
+  const text = gunzipSync(readFileSync(new URL('../fixtures/inchi_ambiguous_stereo.sdf.gz', import.meta.url))).toString('utf8');
+  const records = text.split('$$$$\n').filter((r) => r.trim()).map((r) => {
+    const end = r.indexOf('\nM  END\n') + '\nM  END\n'.length;
+    const data = Object.fromEntries([...r.slice(end).matchAll(/^> <(\w+)>\n(.*)$/gm)].map((m) => [m[1], m[2]]));
+    return { molblock: r.slice(0, end), name: data.name, group: data.group, inchi: data.inchi_ambiguous_stereo };
+  });
+  const groups = new Map<string, { agree: number; total: number; flagged: number }>();
+  const misses: string[] = [];
+  for (const r of records) {
+    const want = r.inchi !== 'none';
+    const got = checkMolblock(rdkit, r.molblock).some((i) => i[1] === AMBIGUOUS);
+    const g = groups.get(r.group) ?? { agree: 0, total: 0, flagged: 0 };
+    groups.set(r.group, g);
+    g.total++;
+    if (want) g.flagged++;
+    if (got === want) g.agree++;
+    else misses.push(`${r.name}: InChI ${r.inchi}, ours ${got ? 'ambiguous' : 'none'}`);
+  }
+  const agree = [...groups.values()].reduce((n, g) => n + g.agree, 0);
+  const detail = [...groups].map(([name, g]) => `${name} ${g.agree}/${g.total} (${g.flagged} flagged by InChI)`).join(', ');
+  t.ok(records.length >= 400 && [...groups.values()].every((g) => g.flagged > 0 && g.flagged < g.total),
+    `${records.length} drawings, each group with and without the warning: ${detail}`);
+  t.same(misses, [], `warning yes/no agrees with inchi_main on ${agree}/${records.length}: ${detail}`);
 });
 
 t.test('check_errors operation', async (t) => {
