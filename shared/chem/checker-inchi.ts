@@ -24,7 +24,7 @@
  *    stereogenic. The same reading gives the centres InChI leaves undefined or defines where
  *    RDKit's reading of the wedges differs, which the checker's stereo count needs.
  * These rules were checked against the InChI executable (inchi_main 1.03) on the fixture sets,
- * see test/fixtures/README.md (inchi_ambiguous_stereo.sdf for "Ambiguous stereo").
+ * see test/fixtures/README.md (inchi_ambiguous_stereo.sdf.gz for "Ambiguous stereo").
  */
 import type { Mol } from './rdkit.ts';
 import { atomicNumber, neighbourLists, type Molfile } from './standardize-molfile.ts';

@@ -43,7 +43,7 @@ function watchFaults(rdkit: RDKit): void {
     const wrapper = function (this: unknown, ...args: unknown[]) {
       const text = args[0];
       // rdkitjson (the graph code's own output) is bounded by the input it was built from.
-      if (reader && typeof text === 'string' && !text.trimStart().startsWith('{')) assertAtomLimit(text);
+      if (reader && typeof text === 'string' && !text.trimStart().startsWith('{')) assertStructureSize(text);
       try {
         return (fn as (...a: unknown[]) => unknown).apply(this, args);
       } catch (e) {
@@ -156,8 +156,14 @@ function molblockHeavyAtoms(text: string): number {
   return n;
 }
 
-/** 422 before parsing when a structure has more heavy atoms than RDKit's WASM stack can take. */
-export function assertAtomLimit(text: string): void {
+/**
+ * 422 before parsing when a structure text is longer than MAX_STRUCTURE_CHARS or has more heavy
+ * atoms than RDKit's WASM stack can take.
+ */
+export function assertStructureSize(text: string): void {
+  if (text.length > MAX_STRUCTURE_CHARS) {
+    throw new AppError(422, `Structure too large: ${text.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
+  }
   const n = countHeavyAtoms(text);
   const limit = maxHeavyAtoms();
   if (n > limit) {
@@ -167,11 +173,8 @@ export function assertAtomLimit(text: string): void {
 
 export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
   if (typeof input !== 'string' || input.trim() === '') throw invalidStructure(String(input ?? ''), what);
-  if (input.length > MAX_STRUCTURE_CHARS) {
-    throw new AppError(422, `Structure too large: ${input.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
-  }
   const text = input.includes('\n') ? input : normaliseSmiles(input);
-  assertAtomLimit(text);
+  assertStructureSize(text);
   let mol: Mol | null = null;
   try {
     mol = rdkit.get_mol(text);

@@ -1,16 +1,13 @@
 /** Worker task for HOSE codes; see hose.ts for the registry entry. */
 import { hoseCodes, hoseGraph } from '../chem/hose.ts';
-import { assertAtomLimit, MAX_STRUCTURE_CHARS, normaliseSmiles } from '../chem/rdkit.ts';
-import { AppError, invalidStructure } from '../errors.ts';
+import { assertStructureSize, normaliseSmiles } from '../chem/rdkit.ts';
+import { invalidStructure } from '../errors.ts';
 import type { TaskContext, TaskTable } from './types.ts';
 
 export const hoseTasks: TaskTable = {
   generate_HOSE_codes: (args: { smiles: string; spheres: number; ringsize: boolean }, ctx: TaskContext) => {
-    if (args.smiles.length > MAX_STRUCTURE_CHARS) {
-      throw new AppError(422, `Structure too large: ${args.smiles.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
-    }
     const smiles = normaliseSmiles(args.smiles);
-    assertAtomLimit(smiles);
+    assertStructureSize(smiles);
     // Explicit [H] atoms must stay atoms (as in CDK), so the molecule is read here rather than
     // through parseMol, which lets RDKit remove them.
     const graph = hoseGraph(ctx.rdkit, smiles);

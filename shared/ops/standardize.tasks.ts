@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { TaskTable } from './types.ts';
 import { AppError } from '../errors.ts';
-import { assertAtomLimit, normaliseSmiles, type Mol, type RDKit } from '../chem/rdkit.ts';
+import { assertStructureSize, normaliseSmiles, type Mol, type RDKit } from '../chem/rdkit.ts';
 import { chemblTables, standardizeMolblock, type ChemblTables } from '../chem/standardize.ts';
 import { splitSdRecord } from '../chem/standardize-sdf.ts';
 import { checkMolblock, type Issue } from '../chem/checker.ts';
@@ -60,7 +60,7 @@ const messages = (issues: Issue[]): Messages => (issues.length ? issues : ['No E
 export const standardizeTasks: TaskTable = {
   standardize_molblock(args: { molblock: string }, { rdkit }) {
     const { molblock, fields } = splitSdRecord(args.molblock);
-    assertAtomLimit(molblock);
+    assertStructureSize(molblock);
     const standardized = standardizeMolblock(rdkit, pipelineInput(rdkit, molblock), pipelineTables());
     const result = withMolblock(rdkit, standardized, (mol) => {
       const record = structureRecord(rdkit, mol);
@@ -74,7 +74,7 @@ export const standardizeTasks: TaskTable = {
   },
 
   check_errors(args: { smiles: string; fix: boolean }, { rdkit }) {
-    assertAtomLimit(args.smiles);
+    assertStructureSize(args.smiles);
     const drawn = tryParse(rdkit, normaliseSmiles(args.smiles), JSON.stringify({ sanitize: false }));
     if (!drawn) throw new AppError(422, `Error reading SMILES string, please check again: ${args.smiles}`, 'invalid_input');
     let molblock: string;
@@ -97,7 +97,7 @@ export const standardizeTasks: TaskTable = {
 
   generate_collection_preprocessing(args: { smiles: string; _3d_mol: boolean; descriptors: boolean }, { rdkit, signal }) {
     const smiles = normaliseSmiles(args.smiles).replaceAll('\\\\', '\\');
-    assertAtomLimit(smiles);
+    assertStructureSize(smiles);
     return collectionPreprocessing(rdkit, smiles, pipelineTables(), {
       threeD: args._3d_mol,
       describe: args.descriptors ? (s) => coconutDescriptorSet(rdkit, s) : undefined,
