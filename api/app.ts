@@ -29,7 +29,13 @@ const ROUTERS = ['chem', 'convert', 'depict', 'tools'];
 
 export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
   const { config, runner, store, metrics } = services;
-  const app = Fastify({ logger, bodyLimit: config.BODY_LIMIT, trustProxy: true, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({
+    logger,
+    disableRequestLogging: !config.LOG_REQUESTS,
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
 
   await app.register(errors);
   await app.register(metricsPlugin, { metrics });

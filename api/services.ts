@@ -13,7 +13,7 @@ import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
 import type { JobRunner } from '../shared/jobs/types.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
-import { createPool, runTask, type ChemPool } from '../workers/pool.ts';
+import { createPool, type ChemPool } from '../workers/pool.ts';
 
 export interface Services {
   config: Config;
@@ -55,7 +55,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
     const p = createPool(config.WORKERS);
     pool = p;
     metrics.watchPool(() => p.utilization, () => p.threads.length);
-    runner = createInlineRunner({ execute: (task, args, hooks) => runTask(p, task, args, hooks), timeouts, observer: metrics.jobObserver });
+    runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });
   }
   metrics.watchQueues(() => runner.depth());
   const store = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));

@@ -3,11 +3,14 @@
  * pool. The BullMQ side only does I/O (locks, progress, blobs); chemistry runs on the threads, so
  * lock renewal never starves behind a long task.
  */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError } from '../shared/errors.ts';
 import { type JobObserver } from '../shared/jobs/executor.ts';
-import { QUEUES, type QueueMode, blobRef, encodeFailure, jobPayload, keys } from '../shared/jobs/queues.ts';
+import { BATCH_JOB, QUEUES, type QueueMode, blobRef, encodeFailure, jobPayload, keys } from '../shared/jobs/queues.ts';
+import { createBatchRunner } from './batch.ts';
 import { runTask, type ChemPool } from './pool.ts';
 
 export interface ConsumerOptions {
@@ -16,6 +19,8 @@ export interface ConsumerOptions {
   pool: ChemPool;
   /** Jobs processed at once per queue (the thread count: Piscina queues the rest). */
   concurrency: number;
+  /** Threads announced to the api processes (they size their batches by it); default `concurrency`. */
+  threads?: number;
   lockMs: number;
   observer?: JobObserver;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
@@ -56,7 +61,10 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     if (refs.length) await redis.del(...refs);
   }
 
+  const batches = createBatchRunner({ pool, observer });
+
   const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
+    if (job.name === BATCH_JOB) return batches.run(job);
     const started = Date.now();
     const parsed = jobPayload.safeParse(job.data);
     try {
@@ -91,7 +99,8 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     const worker = new Worker(QUEUES[mode], processor, {
       connection,
       prefix,
-      concurrency: opts.concurrency,
+      // A batch can wait on one slow call after its others are done: twice as many keep the threads fed.
+      concurrency: mode === 'batch' ? 2 * opts.concurrency : opts.concurrency,
       lockDuration: opts.lockMs,
       stalledInterval: opts.lockMs,
       maxStalledCount: 2,
@@ -103,11 +112,22 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
   await subscriber.subscribe(keys.cancelChannel(prefix));
   subscriber.on('message', (_channel, jobId: string) => {
     for (const w of workers) w.cancelJob(jobId, 'cancelled');
+    batches.cancel(jobId);
   });
+
+  // Announce this process's threads: the api processes keep about two batches per thread in flight.
+  const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const announce = () =>
+    redis.hset(keys.capacity(prefix), workerId, `${opts.threads ?? opts.concurrency}:${Date.now()}`).catch(() => {});
+  await announce();
+  const heartbeat = setInterval(() => void announce(), 10_000);
+  heartbeat.unref();
 
   return {
     workers,
     async close(graceMs) {
+      clearInterval(heartbeat);
+      await redis.hdel(keys.capacity(prefix), workerId).catch(() => {});
       await subscriber.quit().catch(() => {});
       const graceful = Promise.all(workers.map((w) => w.close()));
       const deadline = new Promise<'late'>((r) => setTimeout(() => r('late'), graceMs).unref());

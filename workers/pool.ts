@@ -2,32 +2,27 @@
  * The Piscina pool of chemistry threads and the one function that runs a task on it with a
  * timeout, cancellation and progress. Used by the inline runner (api process) and by the BullMQ
  * consumer (worker processes) alike, so both modes execute tasks identically.
+ *
+ * A task costs one Piscina message each way and nothing else: no MessagePort per task (each one
+ * transferred to a thread leaks native memory, ~4 KB), no AbortSignal given to Piscina (abortable
+ * tasks go to a separate queue that overtakes the FIFO one, and they are starved under load:
+ * piscina#1031). What a task needs beyond its answer travels on shared channels instead:
+ * - which task each thread is running: a SharedArrayBuffer the thread writes at every start, so
+ *   the pool can find and terminate the thread of a task that outlives its time limit;
+ * - whether a task started, or was cancelled before it did: a shared ring of task states that
+ *   both sides change by compare-and-exchange;
+ * - cooperative abort of a running task: one BroadcastChannel per pool;
+ * - `started`/`progress` messages (only when the caller listens) and WASM faults: the thread's
+ *   parentPort, which Piscina re-emits as the pool's `message` event.
  */
-import { MessageChannel } from 'node:worker_threads';
+import { BroadcastChannel } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import { AppError } from '../shared/errors.ts';
-import type { ThreadMessage, ThreadOutcome, ThreadTask } from './thread.ts';
-
-export type ChemPool = Piscina<ThreadTask, ThreadOutcome>;
-
-export function createPool(threads: number, log: (msg: string, err: unknown) => void = defaultLog): ChemPool {
-  const pool = new Piscina<ThreadTask, ThreadOutcome>({
-    filename: new URL('./thread-entry.mjs', import.meta.url).href,
-    // RDKit takes ~0.5 s to load: keep every thread alive for the life of the pool.
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 2 ** 31 - 1,
-    // Tasks arrive already bounded by the runner's queue; never refuse here.
-    maxQueue: Infinity,
-  });
-  // A thread that dies outside a task (e.g. while loading) is replaced by Piscina; without a
-  // listener the event would take the whole process down.
-  pool.on('error', (err) => log('chemistry thread failed', err));
-  return pool;
-}
-
-const defaultLog = (msg: string, err: unknown) =>
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg, err: (err as Error)?.message ?? String(err) }));
+import {
+  SLOT_COUNT, STATE_RING, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
+  type PoolMessage, type ThreadData, type ThreadOutcome, type ThreadTask,
+} from './protocol.ts';
 
 export interface RunHooks {
   timeoutMs: number;
@@ -37,67 +32,217 @@ export interface RunHooks {
   onProgress?: (value: number | Record<string, unknown>) => void;
 }
 
+/** A running task: a promise of its value that can also be cancelled and asked whether it started. */
+export type TaskRun = Promise<unknown> & { cancel(): void; started(): boolean };
+
 /** How long a cancelled task may take to notice the cooperative abort before its thread is killed. */
 const ABORT_GRACE_MS = 1_000;
-
 /**
- * Run one task. Resolves with its value; rejects with an AppError: the task's own (4xx for bad
- * input), 504 on timeout, 499 on cancellation, 422 when RDKit's WASM faulted on the input (the
- * thread is replaced), 500 when the thread died (the pool replaces it).
+ * Tasks handed to each thread at once: the next one waits in the thread's port while the current
+ * one runs, so a thread never idles while the main thread is busy answering HTTP. A task that was
+ * handed to a thread that died before starting it is handed to another one.
  */
-export async function runTask(pool: ChemPool, task: string, args: unknown, hooks: RunHooks): Promise<unknown> {
-  const { port1, port2 } = new MessageChannel();
-  const kill = new AbortController();
-  let reason: AppError | undefined;
-  const stop = (why: AppError) => {
-    if (reason) return;
-    reason = why;
-    port1.postMessage({ type: 'abort' });
-    setTimeout(() => kill.abort(why), ABORT_GRACE_MS).unref();
-  };
-  const timer = setTimeout(
-    () => stop(new AppError(504, `Task ${task} exceeded its time limit of ${hooks.timeoutMs} ms`, 'timeout')),
-    hooks.timeoutMs,
-  );
-  const onAbort = () => stop(new AppError(499, 'Job cancelled', 'cancelled'));
-  if (hooks.signal?.aborted) onAbort();
-  hooks.signal?.addEventListener('abort', onAbort, { once: true });
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    hooks.onStart?.();
-  };
-  port1.on('message', (m: ThreadMessage) => {
-    if (m.type === 'started') start();
-    else if (m.type === 'progress') hooks.onProgress?.(m.value);
-    else if (m.type === 'fault') {
+const TASKS_PER_THREAD = 2;
+
+interface InFlight {
+  seq: number;
+  task: string;
+  hooks: RunHooks;
+  /** Why the task was stopped (timeout, cancellation, WASM fault), once it was. */
+  reason?: AppError;
+  isStarted: boolean;
+  /** Ends a task that was stopped before it started, without waiting for Piscina. */
+  settle?: (e: AppError) => void;
+}
+
+export class ChemPool {
+  readonly piscina: Piscina<ThreadTask, ThreadOutcome>;
+  private readonly slots: Int32Array;
+  private readonly states: Uint8Array;
+  private readonly channel: BroadcastChannel;
+  private readonly inflight = new Map<number, InFlight>();
+  private seq = 0;
+
+  constructor(threads: number, log: (msg: string, err: unknown) => void = defaultLog) {
+    const data: ThreadData = {
+      slots: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (1 + 2 * SLOT_COUNT)),
+      states: new SharedArrayBuffer(STATE_RING),
+      channel: `natprod-pool-${randomUUID()}`,
+    };
+    this.slots = new Int32Array(data.slots);
+    this.states = new Uint8Array(data.states);
+    this.channel = new BroadcastChannel(data.channel);
+    this.channel.unref();
+    this.piscina = new Piscina<ThreadTask, ThreadOutcome>({
+      filename: new URL('./thread-entry.mjs', import.meta.url).href,
+      // RDKit takes ~0.5 s to load: keep every thread alive for the life of the pool.
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 2 ** 31 - 1,
+      // Tasks arrive already bounded by the runner's queue; never refuse here.
+      maxQueue: Infinity,
+      // A task that finds every thread busy goes back to the head of the queue, not its tail:
+      // first in, first out, so no request waits seconds behind later ones.
+      stricterFIFO: true,
+      concurrentTasksPerWorker: TASKS_PER_THREAD,
+      workerData: data,
+    });
+    // A thread that dies outside a task (e.g. while loading) is replaced by Piscina; without a
+    // listener the event would take the whole process down.
+    this.piscina.on('error', (err) => log('chemistry thread failed', err));
+    this.piscina.on('message', (m: PoolMessage) => this.onThreadMessage(m));
+  }
+
+  get threads() {
+    return this.piscina.threads;
+  }
+
+  get utilization() {
+    return this.piscina.utilization;
+  }
+
+  /** Tasks waiting for a thread, and tasks running. */
+  load(): { waiting: number; active: number } {
+    const waiting = this.piscina.queueSize;
+    return { waiting, active: Math.max(0, this.inflight.size - waiting) };
+  }
+
+  private closing = false;
+
+  close() {
+    this.closing = true;
+    return this.piscina.close();
+  }
+
+  async destroy() {
+    this.closing = true;
+    await this.piscina.destroy();
+    this.channel.close();
+  }
+
+  /**
+   * Run one task. Resolves with its value; rejects with an AppError: the task's own (4xx for bad
+   * input), 504 on timeout, 499 on cancellation, 422 when RDKit's WASM faulted on the input (the
+   * thread is replaced), 500 when the thread died (the pool replaces it).
+   */
+  run(task: string, args: unknown, hooks: RunHooks): TaskRun {
+    this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
+    const seq = this.seq;
+    Atomics.store(this.states, stateIndex(seq), TASK_PENDING);
+    const entry: InFlight = { seq, task, hooks, isStarted: false };
+    this.inflight.set(seq, entry);
+    const notify = !!(hooks.onStart || hooks.onProgress);
+
+    const timer = setTimeout(
+      () => this.stop(entry, new AppError(504, `Task ${task} exceeded its time limit of ${hooks.timeoutMs} ms`, 'timeout')),
+      hooks.timeoutMs,
+    );
+    timer.unref();
+    const onAbort = () => this.stop(entry, new AppError(499, 'Job cancelled', 'cancelled'));
+    if (hooks.signal?.aborted) queueMicrotask(onAbort);
+    else hooks.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const early = new Promise<never>((_, reject) => {
+      entry.settle = reject;
+    });
+    let handedOver = 0;
+    const attempt = (): Promise<unknown> =>
+      this.piscina.run({ task, args, seq, notify }).then(
+        (outcome) => {
+          // The outcome can overtake the `started` message: the task did run.
+          this.markStarted(entry);
+          if (entry.reason) throw entry.reason;
+          if (outcome.ok) return outcome.value;
+          throw AppError.from(outcome.error) ?? new AppError(500, String(outcome.error));
+        },
+        (e: unknown) => {
+          if (entry.reason) throw entry.reason;
+          // It waited in the port of a thread that died (another task's fault or time limit): run it elsewhere.
+          if (Atomics.load(this.states, stateIndex(seq)) === TASK_PENDING && !this.closing && handedOver++ < 3) return attempt();
+          // Piscina rejects when the thread exits or crashes under a running task.
+          throw AppError.from(e) ?? new AppError(500, `Worker thread failed while running ${task}: ${(e as Error)?.message ?? e}`, 'worker_crash');
+        },
+      );
+    const work = attempt();
+    const done = Promise.race([work, early]).finally(() => {
+      clearTimeout(timer);
+      hooks.signal?.removeEventListener('abort', onAbort);
+      this.inflight.delete(seq);
+    });
+    // The early promise loses the race when the work ends first; its rejection is not an error then.
+    early.catch(() => {});
+    return Object.assign(done, {
+      cancel: onAbort,
+      started: () => entry.isStarted || Atomics.load(this.states, stateIndex(seq)) === TASK_STARTED,
+    });
+  }
+
+  private markStarted(entry: InFlight) {
+    if (entry.isStarted) return;
+    entry.isStarted = true;
+    entry.hooks.onStart?.();
+  }
+
+  /** Index of the slot whose thread is running task `seq`, or -1. */
+  private slotOf(seq: number): number {
+    for (let i = 0; i < SLOT_COUNT; i++) if (Atomics.load(this.slots, 1 + SLOT_COUNT + i) === seq) return i;
+    return -1;
+  }
+
+  private threadOf(slot: number) {
+    const id = Atomics.load(this.slots, 1 + slot);
+    return this.piscina.threads.find((w) => w.threadId === id);
+  }
+
+  /** Stop a task (timeout or cancellation): skip it if queued, ask it to abort if running, then kill its thread. */
+  private stop(entry: InFlight, why: AppError) {
+    if (entry.reason || !this.inflight.has(entry.seq)) return;
+    entry.reason = why;
+    // Not started yet: it is cancelled now, and the thread that gets it will skip it.
+    if (Atomics.compareExchange(this.states, stateIndex(entry.seq), TASK_PENDING, TASK_CANCELLED) !== TASK_STARTED) {
+      entry.settle?.(why);
+      return;
+    }
+    this.channel.postMessage({ type: 'abort', seq: entry.seq });
+    setTimeout(() => {
+      if (!this.inflight.has(entry.seq)) return;
+      const slot = this.slotOf(entry.seq);
+      const thread = slot >= 0 ? this.threadOf(slot) : undefined;
+      // Piscina sees the thread exit, rejects its task (with our reason) and starts a new thread.
+      if (thread) void thread.terminate();
+      else entry.settle?.(why);
+    }, ABORT_GRACE_MS).unref();
+  }
+
+  private onThreadMessage(m: PoolMessage) {
+    if (!m || typeof m !== 'object' || !('natprod' in m)) return;
+    const entry = this.inflight.get(m.seq);
+    if (!entry) return;
+    if (m.natprod === 'started') this.markStarted(entry);
+    else if (m.natprod === 'progress') entry.hooks.onProgress?.(m.value);
+    else if (m.natprod === 'fault') {
       // RDKit's WASM trapped on this input: answer it as unprocessable (never retried) and
       // terminate the thread at once, since its module is no longer trustworthy.
-      const why = new AppError(
+      entry.reason ??= new AppError(
         422,
         `RDKit could not process this structure (WebAssembly fault: ${m.detail}); it is probably too large or too deeply nested`,
         'wasm_fault',
       );
-      stop(why);
-      kill.abort(why);
+      const thread = this.piscina.threads.find((w) => w.threadId === m.threadId);
+      if (thread) void thread.terminate();
+      else entry.settle?.(entry.reason);
     }
-  });
-  try {
-    const outcome = await pool.run({ task, args, port: port2 }, { transferList: [port2], signal: kill.signal });
-    // The outcome can overtake the port's `started` message: the task did run.
-    start();
-    if (outcome.ok) return outcome.value;
-    throw AppError.from(outcome.error) ?? new AppError(500, String(outcome.error));
-  } catch (e) {
-    if (reason) throw reason;
-    const app = AppError.from(e);
-    if (app) throw app;
-    // Piscina rejects when the thread exits or crashes under a running task.
-    throw new AppError(500, `Worker thread failed while running ${task}: ${(e as Error)?.message ?? e}`, 'worker_crash');
-  } finally {
-    clearTimeout(timer);
-    hooks.signal?.removeEventListener('abort', onAbort);
-    port1.close();
   }
+}
+
+export function createPool(threads: number, log?: (msg: string, err: unknown) => void): ChemPool {
+  return new ChemPool(threads, log);
+}
+
+const defaultLog = (msg: string, err: unknown) =>
+  console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg, err: (err as Error)?.message ?? String(err) }));
+
+/** Run one task on the pool (see ChemPool.run). */
+export function runTask(pool: ChemPool, task: string, args: unknown, hooks: RunHooks): TaskRun {
+  return pool.run(task, args, hooks);
 }

@@ -1,43 +1,60 @@
 /**
  * Entry of a chemistry worker thread (Piscina). RDKit WASM is loaded once per thread, at module
- * load; each task is dispatched by name from the task table. The main side talks to a running
- * task over a MessagePort: it receives `started` and `progress` messages and may send `abort`
- * (cooperative cancellation; a task stuck in WASM is terminated by Piscina instead).
- * A task during which RDKit's WASM faulted reports a `fault` and waits: the main side then has
- * Piscina terminate the thread, and a fresh one (with a fresh RDKit) takes its place.
+ * load; each task is dispatched by name from the task table. The thread records in shared memory
+ * that a task started and which task it runs (so the pool can terminate it if the task outlives
+ * its limit), skips a task cancelled while queued, and listens on the pool's channel for a
+ * cooperative abort.
+ * A task during which RDKit's WASM faulted reports a `fault` and waits: the pool then terminates
+ * the thread, and a fresh one (with a fresh RDKit) takes its place.
  */
-import type { MessagePort } from 'node:worker_threads';
+import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { loadRDKit, rdkitFault } from '../shared/chem/rdkit.ts';
 import { AppError } from '../shared/errors.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
+import {
+  SLOT_COUNT, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex, type PoolMessage, type ThreadData, type ThreadOutcome, type ThreadTask,
+} from './protocol.ts';
 
-export interface ThreadTask {
-  task: string;
-  args: unknown;
-  port: MessagePort;
-}
-
-export type ThreadMessage =
-  | { type: 'started' }
-  | { type: 'progress'; value: number | Record<string, unknown> }
-  | { type: 'fault'; detail: string };
-
-export type ThreadOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+export type { ThreadOutcome, ThreadTask };
 
 const rdkit = await loadRDKit();
 
-export default async function run({ task, args, port }: ThreadTask): Promise<ThreadOutcome> {
+const data = workerData as ThreadData;
+const slots = new Int32Array(data.slots);
+const states = new Uint8Array(data.states);
+const slot = Atomics.add(slots, 0, 1) % SLOT_COUNT;
+const running = 1 + SLOT_COUNT + slot;
+Atomics.store(slots, 1 + slot, threadId);
+Atomics.store(slots, running, 0);
+
+let current: { seq: number; controller: AbortController } | undefined;
+const channel = new BroadcastChannel(data.channel);
+channel.unref();
+channel.onmessage = (ev) => {
+  const m = (ev as { data?: { type?: string; seq?: number } }).data;
+  if (m?.type === 'abort' && current && m.seq === current.seq) current.controller.abort(new AppError(499, 'Job cancelled', 'cancelled'));
+};
+
+const post = (m: PoolMessage) => parentPort!.postMessage(m);
+
+export default async function run({ task, args, seq, notify }: ThreadTask): Promise<ThreadOutcome> {
+  // This thread's module faulted under an earlier task and the pool is about to terminate it:
+  // leave the task unstarted, so that it is handed to another thread.
+  if (rdkitFault()) await new Promise(() => {});
+  // Either the pool cancelled this task before any thread took it, or it is started now.
+  if (Atomics.compareExchange(states, stateIndex(seq), TASK_PENDING, TASK_STARTED) === TASK_CANCELLED) {
+    return { ok: false, error: new AppError(499, 'Job cancelled', 'cancelled').toJSON() };
+  }
+  Atomics.store(slots, running, seq);
   const controller = new AbortController();
-  port.on('message', (m: { type?: string }) => {
-    if (m?.type === 'abort') controller.abort(new AppError(499, 'Job cancelled', 'cancelled'));
-  });
+  current = { seq, controller };
   const ctx: TaskContext = {
     rdkit,
     signal: controller.signal,
-    progress: (value) => port.postMessage({ type: 'progress', value } satisfies ThreadMessage),
+    progress: notify ? (value) => post({ natprod: 'progress', seq, value }) : () => {},
   };
-  port.postMessage({ type: 'started' } satisfies ThreadMessage);
+  if (notify) post({ natprod: 'started', seq });
   try {
     const handler = TASKS[task];
     if (!handler) throw new AppError(500, `No worker task named ${task}`, 'no_handler');
@@ -54,9 +71,10 @@ export default async function run({ task, args, port }: ThreadTask): Promise<Thr
     if (fault) {
       // Whatever the task answered was computed by a broken module: report the fault instead,
       // and never finish, so that this thread is terminated rather than reused.
-      port.postMessage({ type: 'fault', detail: fault.message } satisfies ThreadMessage);
+      post({ natprod: 'fault', seq, threadId, detail: fault.message });
       await new Promise(() => {});
     }
-    port.close();
+    if (current?.seq === seq) current = undefined;
+    Atomics.compareExchange(slots, running, seq, 0);
   }
 }

@@ -10,7 +10,8 @@ import { Redis } from 'ioredis';
 import { AppError } from '../errors.ts';
 import type { JobObserver, RunnerTimeouts } from './executor.ts';
 import { isFinished, isReusable, resultOf } from './outcome.ts';
-import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure, jobOptions, keys } from './queues.ts';
+import { createBatchedCalls } from './bullmq-batches.ts';
+import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure, jobOptions, keys, parseCallId } from './queues.ts';
 import type { JobRecord, JobRunner, JobStatus, SubmitOptions } from './types.ts';
 
 export interface BullRunnerOptions {
@@ -51,9 +52,15 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
   }
   await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
 
+  const batches = await createBatchedCalls({ redis, queue: queues.batch, events: events.batch, prefix, attempts: opts.attempts, timeouts, observer });
+
   async function find(id: string): Promise<{ job: Job; mode: QueueMode } | undefined> {
-    for (const mode of Object.keys(QUEUES) as QueueMode[]) {
+    // Batches are not jobs of their own to clients: their calls are (see callState).
+    for (const mode of ['quick', 'long'] as const) {
       const job = await Job.fromId(queues[mode], id);
+      // BullMQ removes aged jobs only when a later job of the queue finishes: an expired record
+      // is not served meanwhile.
+      if (job && job.finishedOn && Date.now() - job.finishedOn > timeouts.resultTtlSeconds * 1000) return undefined;
       if (job) return { job, mode };
     }
     return undefined;
@@ -137,6 +144,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     },
 
     async wait(id, timeoutMs) {
+      if (parseCallId(id)) return batches.wait(id, timeoutMs);
       const found = await find(id).catch((e) => {
         throw unavailable(e);
       });
@@ -160,6 +168,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
 
     async get(id) {
       try {
+        if (parseCallId(id)) return await batches.state(id);
         const found = await find(id);
         if (found) return await toRecord(found.job, found.mode);
         return await cancelledRecord(id);
@@ -169,6 +178,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     },
 
     async cancel(id) {
+      if (parseCallId(id)) return batches.cancel(id);
       const found = await find(id).catch((e) => {
         throw unavailable(e);
       });
@@ -192,9 +202,18 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     },
 
     async run(op, task, args, so = {}) {
-      const rec = await runner.submit(op, task, args, so);
       const waitMs = so.waitMs ?? timeouts.waitMs;
-      return resultOf(await runner.wait(rec.id, waitMs), waitMs);
+      const plain = (args ?? {}) as Record<string, unknown>;
+      // Idempotent, long and upload-sized calls are ordinary jobs with their own records.
+      if (so.jobId || so.mode === 'long' || Object.values(plain).some((v) => typeof v === 'string' && v.length > BLOB_THRESHOLD)) {
+        const rec = await runner.submit(op, task, args, so);
+        return resultOf(await runner.wait(rec.id, waitMs), waitMs);
+      }
+      return batches.run({ op, task, args: plain, timeoutMs: so.timeoutMs ?? timeouts.quickMs }, waitMs, async () => {
+        // It never left this process: from now on it is an ordinary job, and the 504 names it.
+        const rec = await runner.submit(op, task, args, so);
+        return resultOf(rec, waitMs);
+      });
     },
 
     async depth() {
@@ -207,6 +226,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     },
 
     async close() {
+      batches.close();
       await Promise.all(Object.values(events).map((e) => e.close()));
       await Promise.all(Object.values(queues).map((q) => q.close()));
       for (const c of blocking) c.disconnect();

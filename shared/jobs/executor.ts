@@ -9,7 +9,13 @@ export interface ExecuteHooks {
   onProgress?: (value: number | Record<string, unknown>) => void;
 }
 
-export type TaskExecutor = (task: string, args: unknown, hooks: ExecuteHooks) => Promise<unknown>;
+/**
+ * A running task: its value, and (when the executor can) a way to cancel it and to ask whether a
+ * thread has started it. The pool's runs have both; a plain promise is accepted too (tests).
+ */
+export type TaskRunHandle = Promise<unknown> & { cancel?(): void; started?(): boolean };
+
+export type TaskExecutor = (task: string, args: unknown, hooks: ExecuteHooks) => TaskRunHandle;
 
 /** Told when a job ends, for metrics. */
 export interface JobObserver {

@@ -6,7 +6,13 @@
 import { z } from 'zod';
 import { AppError, type SerializedAppError } from '../errors.ts';
 
-export const QUEUES = { quick: 'chem-quick', long: 'chem-long' } as const;
+/**
+ * `quick` and `long` carry jobs with records (polled, or awaited with an idempotency key);
+ * `batch` carries the quick calls the api awaits, several to a job. Batches have a queue of their
+ * own because BullMQ ages out finished jobs per queue: batches go after a minute, records keep
+ * `JOB_RESULT_TTL`.
+ */
+export const QUEUES = { quick: 'chem-quick', long: 'chem-long', batch: 'chem-batch' } as const;
 export type QueueMode = keyof typeof QUEUES;
 
 /** A string argument longer than this is stored beside the job instead of inside it. */
@@ -21,6 +27,37 @@ export const jobPayload = z.object({
   timeoutMs: z.number().int().positive(),
 });
 export type JobPayload = z.infer<typeof jobPayload>;
+
+/**
+ * Quick calls awaited by the api travel several to a job (one BullMQ job per batch: one add, one
+ * fetch, one completion for all of them). The job is named `batch`; its value is one outcome
+ * per call, in order. `done` holds the outcomes of calls that finished in an earlier attempt (a
+ * retry after an infrastructure fault runs only the others).
+ */
+export const BATCH_JOB = 'batch';
+
+export const batchCall = z.object({
+  op: z.string().min(1),
+  task: z.string().min(1),
+  args: z.record(z.string(), z.unknown()),
+  timeoutMs: z.number().int().positive(),
+});
+export type BatchCall = z.infer<typeof batchCall>;
+
+export const batchPayload = z.object({
+  calls: z.array(batchCall).min(1),
+  done: z.record(z.string(), z.unknown()).optional(),
+});
+export type BatchPayload = z.infer<typeof batchPayload>;
+
+export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: SerializedAppError };
+
+/** The id by which a call of a batch can be polled once it outlived its wait. */
+export const callId = (batchId: string, index: number) => `${batchId}.${index}`;
+export const parseCallId = (id: string): { batchId: string; index: number } | undefined => {
+  const m = /^(.+)\.(\d+)$/.exec(id);
+  return m ? { batchId: m[1]!, index: Number(m[2]) } : undefined;
+};
 
 export function jobOptions(opts: { jobId: string; attempts: number; ttlSeconds: number }) {
   return {
@@ -37,6 +74,10 @@ export const keys = {
   blob: (prefix: string, jobId: string, field: string) => `${prefix}:blob:${jobId}:${field}`,
   cancelled: (prefix: string, jobId: string) => `${prefix}:cancelled:${jobId}`,
   cancelChannel: (prefix: string) => `${prefix}:cancel`,
+  /** The record of a batch call that outlived its wait, kept for `JOB_RESULT_TTL`. */
+  call: (prefix: string, id: string) => `${prefix}:call:${id}`,
+  /** Hash of worker processes: field = worker id, value = `<threads>:<unix ms of last heartbeat>`. */
+  capacity: (prefix: string) => `${prefix}:capacity`,
 };
 
 /** BullMQ keeps only a message string for a failure: ours is the serialised AppError. */

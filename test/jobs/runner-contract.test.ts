@@ -102,6 +102,34 @@ for (const mode of MODES) {
       await runner.cancel(id!);
     });
 
+    t.test('a quick call that outlives its wait becomes a job: polled, then cancelled', async (t) => {
+      const e = await rejection(runner.run('generate_structures', 'generate_structures', ENDLESS, { waitMs: 300 }));
+      t.equal(e.status, 504);
+      const id = /Job (\S+)/.exec(String(e.detail))?.[1];
+      t.ok(id, `the 504 names the job: ${e.detail}`);
+      const rec = await until(runner, id!, (r) => r.status === 'running');
+      t.equal(rec.op, 'generate_structures');
+      t.equal((await runner.cancel(id!))?.status, 'cancelled');
+      await until(runner, id!, (r) => r.status === 'cancelled');
+      t.equal(await runner.run(...CANON, { smiles: 'SCC', toolkit: 'rdkit' }), 'CCS', 'the pool works after the cancellation');
+    });
+
+    t.test('a quick call that outlives its wait: its record ends as its task ends', async (t) => {
+      const e = await rejection(runner.run('generate_structures', 'generate_structures', ENDLESS, { waitMs: 300, timeoutMs: 1500 }));
+      const id = /Job (\S+)/.exec(String(e.detail))?.[1];
+      const done = await until(runner, id!, (r) => r.status === 'failed', 30_000);
+      t.match(done.error, { status: 504, code: 'timeout' }, 'the task hit its own time limit later');
+    });
+
+    t.test('concurrent quick calls: each its own answer, bad input only its own 422', async (t) => {
+      const inputs = Array.from({ length: 60 }, (_, i) => (i % 6 === 5 ? `C1CC(${'C'.repeat(i)}` : `${'C'.repeat(1 + (i % 9))}O`));
+      const answers = await Promise.all(inputs.map((smiles) => runner.run(...CANON, { smiles, toolkit: 'rdkit' }).then((v) => v, (x) => AppError.from(x))));
+      inputs.forEach((smiles, i) => {
+        if (i % 6 === 5) t.match(answers[i], { status: 422, detail: new RegExp(smiles.replace(/[()]/g, '\\$&')) });
+        else t.equal(answers[i], smiles === 'CO' ? 'CO' : `${'C'.repeat(smiles.length - 1)}O`);
+      });
+    });
+
     t.test('an idempotency key reuses a live or finished job, not a failed one', async (t) => {
       const key = `contract-${mode}-${Date.now()}`;
       const a = await runner.submit(...CANON, { smiles: 'CCCO', toolkit: 'rdkit' }, { jobId: key });
@@ -125,7 +153,7 @@ for (const mode of MODES) {
       const rec = await runner.submit(...CANON, { smiles: 'CCOC', toolkit: 'rdkit' });
       await runner.wait(rec.id, 20_000);
       await new Promise((r) => setTimeout(r, 2600));
-      // BullMQ removes aged jobs when another job completes.
+      // Served as expired at once (BullMQ itself removes aged jobs when another job completes).
       await runner.run(...CANON, { smiles: 'CCOCC', toolkit: 'rdkit' });
       t.equal(await runner.get(rec.id), undefined);
     });

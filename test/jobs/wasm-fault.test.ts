@@ -37,6 +37,10 @@ t.test('a WASM fault is a 422 and the thread is replaced', async (t) => {
     const key = await runTask(pool, 'generate_inchikey', { smiles: r.input_smiles, toolkit: 'rdkit' }, { timeoutMs: 60_000 });
     t.equal(key, r.inchikey, `${r.name}: InChIKey after the fault equals the InChI tool's`);
   }
+  // A task handed to the same thread behind the faulting one is run by the next thread.
+  const [faulted, behind] = await Promise.all([run('C'.repeat(2000)).then(() => undefined, (e: unknown) => e), run('NCC')]);
+  t.match(faulted, { status: 422, code: 'wasm_fault' });
+  t.equal(behind, 'CCN', 'the task queued behind the fault is answered by a fresh thread');
   t.equal(pool.threads.length, 1, 'still one thread');
   t.not(pool.threads[0]?.threadId, before, 'a different thread than the one that faulted');
 });

@@ -1,0 +1,109 @@
+/**
+ * Quick calls awaited by the api, carried several to a BullMQ job (distributed mode).
+ *
+ * A call is sent at once while fewer batches are in flight than the workers can take
+ * (`capacity()`, twice the worker threads that announced themselves); beyond that calls wait
+ * here, and whenever a batch comes back the waiting calls leave together, split over the free
+ * places. Under light load every call is a batch of one (no added latency); under saturation the
+ * Redis round trips and BullMQ's bookkeeping are paid once per batch instead of once per call.
+ * Calls leave in arrival order.
+ */
+import { AppError } from '../errors.ts';
+import { callId, type BatchCall, type CallOutcome } from './queues.ts';
+
+export interface PendingCall {
+  call: BatchCall;
+  resolve: (o: CallOutcome) => void;
+  /** Set once the call left in a batch. */
+  batchId?: string;
+  index?: number;
+  /** The caller stopped waiting (504 naming the call): its record must outlive the answer. */
+  late?: boolean;
+}
+
+export interface BatchSink {
+  /** Queue one batch job with these calls. */
+  add(batchId: string, calls: BatchCall[]): Promise<void>;
+  /** How many batches may be in flight at once. */
+  capacity(): number;
+  newId(): string;
+  /** A late call's outcome, to be kept where GET /jobs/{id} finds it. */
+  keep(id: string, call: BatchCall, outcome: CallOutcome): void;
+}
+
+/** Most calls in one batch: bounds the job's size and the time one worker holds it. */
+const MAX_BATCH = 64;
+
+export class Batcher {
+  private readonly waiting: PendingCall[] = [];
+  private readonly inflight = new Map<string, { calls: PendingCall[]; sent: number }>();
+
+  constructor(private readonly sink: BatchSink) {}
+
+  /** Queue a call; resolves with its outcome (never rejects). */
+  submit(call: BatchCall): PendingCall & { outcome: Promise<CallOutcome> } {
+    let resolve!: (o: CallOutcome) => void;
+    const outcome = new Promise<CallOutcome>((r) => {
+      resolve = r;
+    });
+    const p: PendingCall = { call, resolve };
+    this.waiting.push(p);
+    this.pump();
+    return Object.assign(p, { outcome });
+  }
+
+  /** Take back a call that has not left yet (it outlived its wait here); false when it already left. */
+  withdraw(p: PendingCall): boolean {
+    const i = this.waiting.indexOf(p);
+    if (i < 0) return false;
+    this.waiting.splice(i, 1);
+    return true;
+  }
+
+  /** Batches in flight, oldest first, with the time they were sent. */
+  pendingBatches(): { batchId: string; sent: number }[] {
+    return [...this.inflight].map(([batchId, b]) => ({ batchId, sent: b.sent }));
+  }
+
+  /** A batch's job ended: hand each call its outcome. */
+  complete(batchId: string, outcomes: unknown) {
+    const b = this.inflight.get(batchId);
+    if (!b) return;
+    this.inflight.delete(batchId);
+    const list = Array.isArray(outcomes) ? (outcomes as CallOutcome[]) : [];
+    b.calls.forEach((p, i) => this.settle(p, list[i] ?? { ok: false, error: new AppError(500, `Batch ${batchId} returned no outcome for call ${i}`, 'internal').toJSON() }));
+    this.pump();
+  }
+
+  /** A batch's job failed for good (or was lost): every call of it fails with that error. */
+  fail(batchId: string, error: AppError) {
+    const b = this.inflight.get(batchId);
+    if (!b) return;
+    this.inflight.delete(batchId);
+    for (const p of b.calls) this.settle(p, { ok: false, error: error.toJSON() });
+    this.pump();
+  }
+
+  private settle(p: PendingCall, o: CallOutcome) {
+    if (p.late && p.batchId !== undefined) this.sink.keep(callId(p.batchId, p.index!), p.call, o);
+    p.resolve(o);
+  }
+
+  private pump() {
+    while (this.waiting.length) {
+      const free = this.sink.capacity() - this.inflight.size;
+      if (free <= 0) return;
+      const size = Math.min(MAX_BATCH, Math.ceil(this.waiting.length / free));
+      const calls = this.waiting.splice(0, size);
+      const batchId = this.sink.newId();
+      calls.forEach((p, i) => {
+        p.batchId = batchId;
+        p.index = i;
+      });
+      this.inflight.set(batchId, { calls, sent: Date.now() });
+      this.sink.add(batchId, calls.map((p) => p.call)).catch((e: unknown) => {
+        this.fail(batchId, AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable'));
+      });
+    }
+  }
+}

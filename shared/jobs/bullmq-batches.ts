@@ -1,0 +1,185 @@
+/**
+ * The api side of batched quick calls in the distributed mode: the Batcher (shared/jobs/batcher.ts)
+ * over the `chem-batch` queue, the completion events that carry the answers back, the worker
+ * capacity that sizes the batches, and the records of calls that outlived their wait
+ * (ids `<batch id>.<n>`). The worker side is workers/batch.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { Job, type Queue, type QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { AppError } from '../errors.ts';
+import { Batcher } from './batcher.ts';
+import type { JobObserver, RunnerTimeouts } from './executor.ts';
+import { isFinished } from './outcome.ts';
+import { BATCH_JOB, type BatchCall, type BatchPayload, type CallOutcome, callId, decodeFailure, jobOptions, keys, parseCallId } from './queues.ts';
+import type { JobRecord } from './types.ts';
+
+/** Seconds a finished batch job stays in Redis (its answers travel in the completion event). */
+const BATCH_KEEP_SECONDS = 60;
+/** A batch with no completion event after this long is read back from Redis. */
+const BATCH_CHECK_AFTER_MS = 10_000;
+/** How often the worker capacity is read and overdue batches are checked. */
+const CAPACITY_REFRESH_MS = 5_000;
+/** A worker whose heartbeat is older than this is not counted. */
+export const CAPACITY_STALE_MS = 30_000;
+const LATE = Symbol('late');
+
+const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
+const unavailable = (e: unknown) =>
+  AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable');
+
+/** The record of a call of a batch, from its outcome. */
+function callRecord(id: string, op: string, outcome: CallOutcome): JobRecord {
+  const t = new Date().toISOString();
+  const base = { id, op, attempts: 1, created_at: t, finished_at: t };
+  if (outcome.ok) return { ...base, status: 'succeeded', progress: 100, result: outcome.value };
+  const cancelled = outcome.error.code === 'cancelled';
+  return { ...base, status: cancelled ? 'cancelled' : 'failed', progress: 0, ...(cancelled ? {} : { error: outcome.error }) };
+}
+
+export interface BatchedCallsOptions {
+  redis: Redis;
+  queue: Queue;
+  events: QueueEvents;
+  prefix: string;
+  attempts: number;
+  timeouts: RunnerTimeouts;
+  observer?: JobObserver;
+}
+
+export async function createBatchedCalls(opts: BatchedCallsOptions) {
+  const { redis, queue, events, prefix, timeouts, observer } = opts;
+  let capacity = 2;
+  const batcher = new Batcher({
+    newId: () => randomUUID(),
+    capacity: () => capacity,
+    async add(batchId, calls) {
+      const payload: BatchPayload = { calls };
+      await queue.add(BATCH_JOB, payload as never, {
+        ...jobOptions({ jobId: batchId, attempts: opts.attempts, ttlSeconds: timeouts.resultTtlSeconds }),
+        // Nobody polls a batch: its answers travel in the completion event. The job stays a
+        // minute, for a caller that missed the event (see the watchdog below).
+        removeOnComplete: { age: BATCH_KEEP_SECONDS },
+      });
+    },
+    keep(id, call, outcome) {
+      const rec = callRecord(id, call.op, outcome);
+      void redis.set(keys.call(prefix, id), JSON.stringify(rec), 'EX', timeouts.resultTtlSeconds).catch(() => {});
+    },
+  });
+  events.on('completed', ({ jobId, returnvalue }) => batcher.complete(jobId, returnvalue));
+  events.on('failed', ({ jobId, failedReason }) => batcher.fail(jobId, AppError.from(decodeFailure(failedReason))!));
+
+  // Twice the worker threads that announced themselves: each worker holds one batch per thread
+  // and has the next one waiting in Redis.
+  const readCapacity = async () => {
+    const all = await redis.hgetall(keys.capacity(prefix));
+    const fresh = Date.now() - CAPACITY_STALE_MS;
+    let threads = 0;
+    for (const v of Object.values(all)) {
+      const [n, at] = v.split(':').map(Number);
+      if (at! >= fresh) threads += n!;
+    }
+    capacity = Math.max(2, 2 * threads);
+  };
+  await readCapacity().catch(() => {});
+  // Batches whose completion event was missed (a reconnect of the events stream) are read back.
+  const watchdog = setInterval(() => {
+    void readCapacity().catch(() => {});
+    for (const { batchId, sent } of batcher.pendingBatches()) {
+      if (Date.now() - sent < BATCH_CHECK_AFTER_MS) continue;
+      void Job.fromId(queue, batchId).then(async (job) => {
+        if (!job) return batcher.fail(batchId, new AppError(500, `Batch job ${batchId} was lost`, 'internal'));
+        const state = await job.getState();
+        if (state === 'completed') batcher.complete(batchId, job.returnvalue);
+        else if (state === 'failed') batcher.fail(batchId, AppError.from(decodeFailure(job.failedReason))!);
+      }).catch(() => {});
+    }
+  }, CAPACITY_REFRESH_MS);
+  watchdog.unref();
+
+  /** A batch call's record: kept when it outlived its wait, else read from its batch job. */
+  async function state(id: string): Promise<JobRecord | undefined> {
+    const kept = await redis.get(keys.call(prefix, id));
+    if (kept) return JSON.parse(kept) as JobRecord;
+    const cancelled = await redis.get(keys.cancelled(prefix, id));
+    if (cancelled) return JSON.parse(cancelled) as JobRecord;
+    const ref = parseCallId(id);
+    const job = ref && (await Job.fromId(queue, ref.batchId));
+    if (!ref || !job || job.name !== BATCH_JOB) return undefined;
+    const call = (job.data as BatchPayload).calls[ref.index];
+    if (!call) return undefined;
+    const jobState = await job.getState();
+    const base = { id, op: call.op, progress: 0, attempts: job.attemptsStarted ?? 0, created_at: iso(job.timestamp)! };
+    if (jobState === 'completed') return { ...callRecord(id, call.op, (job.returnvalue as CallOutcome[])[ref.index]!), created_at: base.created_at };
+    if (jobState === 'failed') return { ...base, status: 'failed', error: decodeFailure(job.failedReason), finished_at: iso(job.finishedOn) };
+    return { ...base, status: jobState === 'active' ? 'running' : 'queued', ...(job.processedOn ? { started_at: iso(job.processedOn) } : {}) };
+  }
+
+  const calls = {
+    /**
+     * Run a call in a batch and await its outcome up to `waitMs`. A call still waiting in this
+     * process then is handed to `asJob` (an ordinary job); one that left answers 504 with its id.
+     */
+    async run(call: BatchCall, waitMs: number, asJob: () => Promise<unknown>): Promise<unknown> {
+      const started = Date.now();
+      const pending = batcher.submit(call);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<typeof LATE>((r) => {
+        timer = setTimeout(r, waitMs, LATE);
+      });
+      const outcome = await Promise.race([pending.outcome, late]);
+      clearTimeout(timer);
+      if (outcome !== LATE) {
+        const failed = outcome.ok ? undefined : AppError.from(outcome.error)!;
+        observer?.finished(call.op, !failed ? 'succeeded' : failed.code === 'cancelled' ? 'cancelled' : 'failed', (Date.now() - started) / 1000);
+        if (!failed) return (outcome as { value: unknown }).value;
+        // A server-side failure names its call, so operators can find it in the logs.
+        if (failed.status >= 500 && typeof failed.detail === 'string' && pending.batchId) {
+          throw new AppError(failed.status, `${failed.detail} (job ${callId(pending.batchId, pending.index!)})`, failed.code);
+        }
+        throw failed;
+      }
+      if (batcher.withdraw(pending)) return asJob();
+      pending.late = true;
+      const id = callId(pending.batchId!, pending.index!);
+      throw new AppError(504, `Job ${id} (${call.op}) did not finish within ${waitMs} ms; it is still running: poll GET /jobs/${id}`, 'timeout');
+    },
+
+    state: (id: string) => state(id).catch((e) => {
+      throw unavailable(e);
+    }),
+
+    /** Rare (a call that outlived its first wait): polled. */
+    async wait(id: string, timeoutMs: number): Promise<JobRecord> {
+      const deadline = Date.now() + timeoutMs;
+      let rec = await calls.state(id);
+      while (rec && !isFinished(rec) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        rec = await calls.state(id);
+      }
+      if (!rec) throw new AppError(404, `Job ${id} not found`, 'not_found');
+      return rec;
+    },
+
+    async cancel(id: string): Promise<JobRecord | undefined> {
+      const rec = await calls.state(id);
+      if (!rec || isFinished(rec)) return rec;
+      // Every worker process hears it: the one running the call stops it; a call not yet
+      // started is skipped when its batch reaches a worker.
+      const cancelled: JobRecord = { ...rec, status: 'cancelled', finished_at: new Date().toISOString() };
+      try {
+        await redis.set(keys.cancelled(prefix, id), JSON.stringify(cancelled), 'EX', timeouts.resultTtlSeconds);
+        await redis.publish(keys.cancelChannel(prefix), id);
+      } catch (e) {
+        throw unavailable(e);
+      }
+      return calls.wait(id, 5_000);
+    },
+
+    close() {
+      clearInterval(watchdog);
+    },
+  };
+  return calls;
+}

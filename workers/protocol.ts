@@ -1,0 +1,47 @@
+/**
+ * What the pool (main side) and its chemistry threads share: the task message, the outcome, the
+ * thread's messages on its parentPort, and the layout of the shared memory (see workers/pool.ts).
+ */
+
+/** Thread slots in the shared array: more than any pool's thread count, including replacements alive at once. */
+export const SLOT_COUNT = 64;
+/**
+ * State of each task, indexed by task number modulo this size (a power of two): 0 pending,
+ * 1 cancelled (the pool, before a thread took it), 2 started (the thread). Both sides change a
+ * cell only by compare-and-exchange from 0, so exactly one of "cancelled" and "started" wins.
+ * The size covers far more tasks than can be pending within the longest time limit.
+ */
+export const STATE_RING = 1 << 20;
+export const TASK_PENDING = 0;
+export const TASK_CANCELLED = 1;
+export const TASK_STARTED = 2;
+
+export const stateIndex = (seq: number) => seq & (STATE_RING - 1);
+
+/**
+ * Given to every thread at start (Piscina's workerData).
+ * `slots` (Int32): [0] the next free slot; [1 + i] the threadId in slot i; [1 + SLOT_COUNT + i] the task number slot i runs (0: none).
+ */
+export interface ThreadData {
+  slots: SharedArrayBuffer;
+  /** Uint8 task states, see STATE_RING. */
+  states: SharedArrayBuffer;
+  /** BroadcastChannel name on which the pool sends `{type: 'abort', seq}`. */
+  channel: string;
+}
+
+export interface ThreadTask {
+  task: string;
+  args: unknown;
+  /** The pool's number of this task (never 0). */
+  seq: number;
+  /** Send `started` and `progress` messages (someone listens). */
+  notify: boolean;
+}
+
+export type ThreadOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export type PoolMessage =
+  | { natprod: 'started'; seq: number }
+  | { natprod: 'progress'; seq: number; value: number | Record<string, unknown> }
+  | { natprod: 'fault'; seq: number; threadId: number; detail: string };
