@@ -1,0 +1,297 @@
+/**
+ * HTTP load on three chemistry routes with autocannon, against the service started as child
+ * processes the way it is deployed: `inline` (the api alone, jobs on its own threads, no Redis),
+ * `distributed-N` (the api puts jobs in BullMQ queues, N worker processes run them). Requests
+ * cycle through the distinct SMILES of the LOTUS demo sample, a different molecule each time, so
+ * no layer can answer from a cache. Prints figures; asserts nothing.
+ *
+ *   npm run bench:http
+ *   BENCH_DURATION=5 BENCH_WARMUP=1 npm run bench:http
+ *   BENCH_MODES=inline,distributed-2 BENCH_ROUTES=descriptors BENCH_TRIALS=3 BENCH_OUT=out.json npm run bench:http
+ *
+ * Environment (defaults in brackets):
+ *   BENCH_MODES          inline,distributed-1,distributed-2 — any distributed-<N> works
+ *   BENCH_ROUTES         canonical,inchikey,descriptors
+ *   BENCH_DURATION [15]  seconds measured per route and trial
+ *   BENCH_WARMUP [3]     seconds of load per route before measuring, not counted
+ *   BENCH_CONNECTIONS [32], BENCH_TRIALS [1] (several: each is printed, the table shows medians)
+ *   BENCH_WORKER_THREADS WORKERS of each worker process [cores / N, at least 1: 2 cores give
+ *                        1 process × 2 threads against 2 × 1]; inline keeps the service default
+ *   BENCH_LOG_LEVEL [info] LOG_LEVEL of the service (its default; request logs are off unless LOG_REQUESTS=true)
+ *   BENCH_OUT            write the results as JSON to this file
+ *   REDIS_URL            Redis for distributed modes; else 127.0.0.1:6379, else a redis-server
+ *                        started here (test/helpers/redis.ts) and stopped at the end
+ *
+ * autocannon runs in this process, on the same cores as the service: the figures are for the
+ * machine as a whole, not for the service alone. Each process logs to a file in a temporary
+ * directory (printed). Exits non-zero only if the service cannot start in some mode.
+ */
+import autocannon, { type Result } from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { readImportFile } from '../shared/catalog/import/parse.ts';
+import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
+
+const env = process.env;
+const num = (name: string, dflt: number) => (env[name] ? Number(env[name]) : dflt);
+const DURATION = num('BENCH_DURATION', 15);
+const WARMUP = num('BENCH_WARMUP', 3);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
+const TRIALS = num('BENCH_TRIALS', 1);
+const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
+const list = (v: string | undefined, dflt: string) => (v ?? dflt).split(',').map((s) => s.trim()).filter(Boolean);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CORES = availableParallelism();
+const TMP = mkdtempSync(join(tmpdir(), 'natprod-bench-http-'));
+const RUN_ID = `natprod-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+// The SMILES goes last, URL-encoded; toolkit=rdkit is the default of descriptors and the only toolkit of the others.
+const ROUTES: Record<string, string> = {
+  canonical: '/latest/convert/canonicalsmiles?toolkit=rdkit&smiles=',
+  inchikey: '/latest/convert/inchikey?toolkit=rdkit&smiles=',
+  descriptors: '/latest/chem/descriptors?smiles=',
+};
+
+interface Mode { name: string; workers: number; threads: number }
+function parseMode(name: string): Mode {
+  if (name === 'inline') return { name, workers: 0, threads: CORES }; // the service's own default (WORKERS = cores), shown only
+  const n = /^distributed-(\d+)$/.exec(name)?.[1];
+  if (!n || Number(n) < 1) throw new Error(`BENCH_MODES: unknown mode ${name} (inline or distributed-<N>)`);
+  return { name, workers: Number(n), threads: num('BENCH_WORKER_THREADS', Math.max(1, Math.floor(CORES / Number(n)))) };
+}
+const MODES = list(env.BENCH_MODES, 'inline,distributed-1,distributed-2').map(parseMode);
+const ROUTE_NAMES = list(env.BENCH_ROUTES, 'canonical,inchikey,descriptors');
+for (const r of ROUTE_NAMES) if (!ROUTES[r]) throw new Error(`BENCH_ROUTES: unknown route ${r} (${Object.keys(ROUTES).join(', ')})`);
+
+// --- molecules -----------------------------------------------------------------------------
+const LOTUS = fileURLToPath(new URL('../shared/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
+const distinct = new Set<string>();
+for await (const row of readImportFile(LOTUS)) if (row.molecule) distinct.add(row.molecule.canonical_smiles);
+// Encoded once here so the load generator spends its time sending, not encoding.
+const SMILES = [...distinct].map(encodeURIComponent);
+
+// --- processes -----------------------------------------------------------------------------
+interface Proc { name: string; script: string; child: ChildProcess; log: string; health: string }
+const running = new Set<Proc>();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+// What the bench may have in its own environment must not leak into the service: each mode says
+// exactly where its store, Redis and threads are.
+const INHERITED = Object.fromEntries(
+  Object.entries(env).filter(([k]) => !['REDIS_URL', 'MONGO_URL', 'WORKERS', 'QUEUE_PREFIX', 'PORT', 'WORKER_METRICS_PORT', 'DATA_DIR'].includes(k)),
+);
+
+function start(name: string, script: string, vars: Record<string, string>, healthPort: number): Proc {
+  const log = join(TMP, `${name.replace(":", "-")}.log`);
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    // A short shutdown grace: nothing in flight matters once a mode is measured.
+    env: { ...INHERITED, HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL, SHUTDOWN_GRACE_MS: '2000', ...vars },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd); // the child holds its own copy
+  const p = { name, script, child, log, health: `http://127.0.0.1:${healthPort}/health` };
+  running.add(p);
+  return p;
+}
+
+async function healthy(p: Proc, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}) before answering /health; see ${p.log}`);
+    if (await fetch(p.health, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return;
+    await sleep(250);
+  }
+  throw new Error(`${p.name} did not answer ${p.health} within ${timeoutMs / 1000} s; see ${p.log}`);
+}
+
+async function stop(p: Proc, graceMs = 10_000): Promise<void> {
+  running.delete(p);
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise((r) => p.child.once('exit', r));
+  p.child.kill('SIGTERM');
+  const kill = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(kill);
+}
+
+const children = (pid: number): number[] => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+};
+const cmdline = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } };
+/**
+ * The process that runs the script. `node --import tsx x.ts` is that process itself (tsx is a
+ * loader hook in it, and Piscina's threads are threads, not processes), but were the child a
+ * wrapper (npx tsx, a shell), the real one would be below it; helpers it starts (esbuild) are not.
+ */
+function realPid(pid: number, script: string): number {
+  const inner = children(pid).find((c) => cmdline(c).includes(script));
+  return inner ? realPid(inner, script) : pid;
+}
+function rssMB(p: Proc): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${realPid(p.child.pid!, p.script)}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+// --- measurement ---------------------------------------------------------------------------
+interface Figures { rps: number; p50: number; p99: number; ratio: number; non2xx: number; codes: string; errors: number; timeouts: number; rss: Record<string, number> }
+interface Line { mode: string; route: string; trials: Figures[]; median: Figures }
+
+let next = 0; // shared by all connections, so consecutive requests carry different molecules
+/**
+ * Molecules differ widely in cost (descriptors of a large glycoside take far longer than of a
+ * small alkaloid), so every measured run starts the list at `from` = 0: all modes and trials
+ * see the same sequence. Warm-ups start half-way, on other molecules.
+ */
+function load(base: string, route: string, seconds: number, from: number): Promise<Result> {
+  next = from;
+  return autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // Longer than the service's JOB_TIMEOUT_MS (30 s), so a slow job shows as its 504, not as a client timeout.
+    timeout: 40,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: ROUTES[route] + SMILES[next++ % SMILES.length] }) }],
+  });
+}
+
+function figures(r: Result, procs: Proc[]): Figures {
+  const codes = Object.entries(r.statusCodeStats).filter(([c]) => !c.startsWith('2')).map(([c, s]) => `${c}×${s.count}`).join(' ');
+  const rss = Object.fromEntries(procs.map((p) => [p.name.replace(/^[^:]+:/, ''), rssMB(p)]));
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ratio: r.latency.p99 / r.latency.p50, non2xx: r.non2xx, codes, errors: r.errors, timeouts: r.timeouts, rss };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+};
+function medianOf(fs: Figures[]): Figures {
+  if (fs.length === 1) return fs[0];
+  const m = (k: 'rps' | 'p50' | 'p99' | 'non2xx' | 'errors' | 'timeouts') => median(fs.map((f) => f[k]));
+  return { rps: m('rps'), p50: m('p50'), p99: m('p99'), ratio: m('p99') / m('p50'), non2xx: m('non2xx'), codes: '', errors: m('errors'), timeouts: m('timeouts'), rss: fs.at(-1)!.rss };
+}
+
+const f1 = (x: number, w: number) => x.toFixed(1).padStart(w);
+const rssText = (rss: Record<string, number>) => Object.entries(rss).map(([k, v]) => `${k} ${v}`).join(', ') + ' MB';
+const lineText = (mode: string, route: string, f: Figures, tag = '') =>
+  `${(mode + tag).padEnd(21)} ${route.padEnd(11)} ${f1(f.rps, 8)} req/s  p50 ${f1(f.p50, 7)} ms  p99 ${f1(f.p99, 7)} ms  p99/p50 ${f.ratio.toFixed(2).padStart(5)}  ` +
+  `non-2xx ${f.non2xx}${f.codes ? ` (${f.codes})` : ''}  errors ${f.errors} (timeouts ${f.timeouts})  rss ${rssText(f.rss)}`;
+
+async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Line[]> {
+  const dataDir = join(TMP, mode.name, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  // A prefix per run and mode: jobs left in Redis by other runs, or by the previous mode, are never taken.
+  const prefix = `${RUN_ID}-${mode.name}`;
+  const shared: Record<string, string> = { DATA_DIR: dataDir };
+  if (mode.workers) {
+    if (!redis) throw new Error('no Redis (REDIS_URL, 127.0.0.1:6379 or a redis-server binary)');
+    Object.assign(shared, { REDIS_URL: redis.url, QUEUE_PREFIX: prefix });
+  }
+  const procs: Proc[] = [];
+  try {
+    const apiPort = await freePort();
+    procs.push(start(`${mode.name}:api`, 'api/server.ts', { ...shared, PORT: String(apiPort) }, apiPort));
+    for (let i = 1; i <= mode.workers; i++) {
+      const port = await freePort();
+      procs.push(start(`${mode.name}:worker${i}`, 'workers/main.ts', { ...shared, WORKERS: String(mode.threads), WORKER_METRICS_PORT: String(port) }, port));
+    }
+    await Promise.all(procs.map((p) => healthy(p)));
+    console.log(`\n${mode.name}: ` + (mode.workers
+      ? `api + ${mode.workers} worker process(es) × ${mode.threads} thread(s), Redis ${redis!.url}, QUEUE_PREFIX ${prefix}`
+      : `api alone, default WORKERS (${mode.threads} thread(s) on ${CORES} cores), no Redis`));
+    for (const p of procs) console.log(`  ${p.name.padEnd(24)} pid ${realPid(p.child.pid!, p.script)}  log ${p.log}`);
+    const base = `http://127.0.0.1:${apiPort}`;
+    const lines: Line[] = [];
+    for (const route of ROUTE_NAMES) {
+      if (WARMUP > 0) await load(base, route, WARMUP, SMILES.length >> 1);
+      const trials: Figures[] = [];
+      for (let t = 1; t <= TRIALS; t++) {
+        await sleep(500); // let the jobs of requests cut off at the end of the last run drain
+        trials.push(figures(await load(base, route, DURATION, 0), procs));
+        console.log(lineText(mode.name, route, trials.at(-1)!, TRIALS > 1 ? ` #${t}` : ''));
+      }
+      const line = { mode: mode.name, route, trials, median: medianOf(trials) };
+      if (TRIALS > 1) console.log(lineText(mode.name, route, line.median, ' median'));
+      lines.push(line);
+    }
+    return lines;
+  } finally {
+    await Promise.all(procs.map((p) => stop(p)));
+    if (mode.workers && redis) await dropKeys(redis.url, prefix);
+  }
+}
+
+/** Removes the run's BullMQ keys: finished jobs would otherwise stay in Redis for JOB_RESULT_TTL. */
+async function dropKeys(url: string, prefix: string): Promise<void> {
+  const r = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    for await (const keys of r.scanStream({ match: `${prefix}:*`, count: 1000 })) if ((keys as string[]).length) await r.unlink(...(keys as string[]));
+  } catch (e) {
+    console.log(`  (could not remove ${prefix}:* from Redis: ${(e as Error).message})`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+// --- main ----------------------------------------------------------------------------------
+process.on('SIGINT', () => void Promise.all([...running].map((p) => stop(p, 3000))).then(() => process.exit(130)));
+
+console.log(
+  `natprod HTTP benchmark: ${SMILES.length} distinct LOTUS SMILES, ${CONNECTIONS} connections, warm-up ${WARMUP} s, ` +
+    `${TRIALS} × ${DURATION} s per route, ${CORES} cores, service LOG_LEVEL ${LOG_LEVEL}\nlogs and data: ${TMP}`,
+);
+const redis = MODES.some((m) => m.workers) ? await testRedis() : undefined;
+const results: Line[] = [];
+const failed: string[] = [];
+try {
+  for (const mode of MODES) {
+    try {
+      results.push(...(await measureMode(mode, redis)));
+    } catch (e) {
+      failed.push(mode.name);
+      console.log(`\n${mode.name}: CANNOT START: ${(e as Error).message}`);
+    }
+  }
+} finally {
+  await redis?.stop();
+}
+
+console.log(`\n${'mode'.padEnd(14)} ${'route'.padEnd(11)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99/p50'.padStart(7)} ${'non2xx'.padStart(7)} ${'errors'.padStart(7)} ${'t/o'.padStart(5)}  rss MB`);
+for (const { mode, route, median: f } of results) {
+  console.log(
+    `${mode.padEnd(14)} ${route.padEnd(11)} ${f1(f.rps, 8)} ${f1(f.p50, 8)} ${f1(f.p99, 8)} ${f.ratio.toFixed(2).padStart(7)} ${String(f.non2xx).padStart(7)} ` +
+      `${String(f.errors).padStart(7)} ${String(f.timeouts).padStart(5)}  ${Object.values(f.rss).join(' / ')}`,
+  );
+}
+if (TRIALS > 1) console.log(`(medians of ${TRIALS} trials; rss of the last)`);
+for (const m of failed) console.log(`${m.padEnd(14)} did not start`);
+if (env.BENCH_OUT) {
+  const config = { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, trials: TRIALS, cores: CORES, molecules: SMILES.length, modes: MODES, logLevel: LOG_LEVEL };
+  writeFileSync(env.BENCH_OUT, JSON.stringify({ config, results, failed }, null, 2));
+  console.log(`results written to ${env.BENCH_OUT}`);
+}
+process.exit(failed.length ? 1 : 0);
