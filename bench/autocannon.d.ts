@@ -11,6 +11,8 @@ declare module 'autocannon' {
     connections?: number;
     /** Seconds. */
     duration?: number;
+    /** Requests to send in all (instead of a duration). */
+    amount?: number;
     /** Seconds a request may take before it counts as a timeout (and an error). */
     timeout?: number;
     requests?: Request[];

@@ -17,6 +17,7 @@
  *   BENCH_CONNECTIONS [32], BENCH_TRIALS [1] (several: each is printed, the table shows medians)
  *   BENCH_WORKER_THREADS WORKERS of each worker process [cores / N, at least 1: 2 cores give
  *                        1 process × 2 threads against 2 × 1]; inline keeps the service default
+ *   BENCH_REQUESTS [0]   then that many more requests per route: RSS after the first tenth and at the end
  *   BENCH_LOG_LEVEL [info] LOG_LEVEL of the service (its default; request logs are off unless LOG_REQUESTS=true)
  *   BENCH_OUT            write the results as JSON to this file
  *   REDIS_URL            Redis for distributed modes; else 127.0.0.1:6379, else a redis-server
@@ -43,6 +44,8 @@ const DURATION = num('BENCH_DURATION', 15);
 const WARMUP = num('BENCH_WARMUP', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 32);
 const TRIALS = num('BENCH_TRIALS', 1);
+/** Memory over a long run: after the trials, BENCH_REQUESTS more requests per route, RSS after the first tenth and at the end. */
+const REQUESTS = num('BENCH_REQUESTS', 0);
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
 const list = (v: string | undefined, dflt: string) => (v ?? dflt).split(',').map((s) => s.trim()).filter(Boolean);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -167,12 +170,12 @@ let next = 0; // shared by all connections, so consecutive requests carry differ
  * small alkaloid), so every measured run starts the list at `from` = 0: all modes and trials
  * see the same sequence. Warm-ups start half-way, on other molecules.
  */
-function load(base: string, route: string, seconds: number, from: number): Promise<Result> {
+function load(base: string, route: string, seconds: number, from: number, amount?: number): Promise<Result> {
   next = from;
   return autocannon({
     url: base,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     // Longer than the service's JOB_TIMEOUT_MS (30 s), so a slow job shows as its 504, not as a client timeout.
     timeout: 40,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: ROUTES[route] + SMILES[next++ % SMILES.length] }) }],
@@ -233,6 +236,11 @@ async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Li
         await sleep(500); // let the jobs of requests cut off at the end of the last run drain
         trials.push(figures(await load(base, route, DURATION, 0), procs));
         console.log(lineText(mode.name, route, trials.at(-1)!, TRIALS > 1 ? ` #${t}` : ''));
+      }
+      if (REQUESTS > 0) {
+        const first = figures(await load(base, route, 0, 0, Math.round(REQUESTS / 10)), procs);
+        const rest = figures(await load(base, route, 0, 0, REQUESTS - Math.round(REQUESTS / 10)), procs);
+        console.log(`${mode.name.padEnd(21)} ${route.padEnd(11)} ${REQUESTS.toLocaleString()} requests: rss after the first tenth ${rssText(first.rss)}; at the end ${rssText(rest.rss)}; non-2xx ${first.non2xx + rest.non2xx}`);
       }
       const line = { mode: mode.name, route, trials, median: medianOf(trials) };
       if (TRIALS > 1) console.log(lineText(mode.name, route, line.median, ' median'));
