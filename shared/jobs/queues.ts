@@ -36,12 +36,8 @@ export type JobPayload = z.infer<typeof jobPayload>;
  */
 export const BATCH_JOB = 'batch';
 
-export const batchCall = z.object({
-  op: z.string().min(1),
-  task: z.string().min(1),
-  args: z.record(z.string(), z.unknown()),
-  timeoutMs: z.number().int().positive(),
-});
+/** A call in a batch carries what a job of its own would. */
+export const batchCall = jobPayload;
 export type BatchCall = z.infer<typeof batchCall>;
 
 export const batchPayload = z.object({
