@@ -28,12 +28,15 @@ const running = 1 + SLOT_COUNT + slot;
 Atomics.store(slots, 1 + slot, threadId);
 Atomics.store(slots, running, 0);
 
-let current: { seq: number; controller: AbortController } | undefined;
+/** The task running now; `aborted` is its controller once the task asked for its signal. */
+let current: { seq: number; aborted?: AbortController; abortRequested?: boolean } | undefined;
 const channel = new BroadcastChannel(data.channel);
 channel.unref();
 channel.onmessage = (ev) => {
   const m = (ev as { data?: { type?: string; seq?: number } }).data;
-  if (m?.type === 'abort' && current && m.seq === current.seq) current.controller.abort(new AppError(499, 'Job cancelled', 'cancelled'));
+  if (m?.type !== 'abort' || !current || m.seq !== current.seq) return;
+  current.abortRequested = true;
+  current.aborted?.abort(new AppError(499, 'Job cancelled', 'cancelled'));
 };
 
 const post = (m: PoolMessage) => parentPort!.postMessage(m);
@@ -47,11 +50,24 @@ export default async function run({ task, args, seq, notify }: ThreadTask): Prom
     return { ok: false, error: new AppError(499, 'Job cancelled', 'cancelled').toJSON() };
   }
   Atomics.store(slots, running, seq);
-  const controller = new AbortController();
-  current = { seq, controller };
+  // Most quick tasks never look at their signal: its controller is made on first use.
+  let controller: AbortController | undefined;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (current?.seq === seq) {
+        current.aborted = controller;
+        if (current.abortRequested) controller.abort(new AppError(499, 'Job cancelled', 'cancelled'));
+      }
+    }
+    return controller.signal;
+  };
+  current = { seq };
   const ctx: TaskContext = {
     rdkit,
-    signal: controller.signal,
+    get signal() {
+      return signal();
+    },
     progress: notify ? (value) => post({ natprod: 'progress', seq, value }) : () => {},
   };
   if (notify) post({ natprod: 'started', seq });
