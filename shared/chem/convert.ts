@@ -6,8 +6,10 @@
 import { AppError } from '../errors.ts';
 import { detectFormat, withMol, type Mol, type RDKit } from './rdkit.ts';
 
+const KEKULE = JSON.stringify({ doKekule: true });
+
 /** RDKit canonical isomeric SMILES in Kekulé form (`Chem.MolToSmiles(kekuleSmiles=True)`). */
-export const canonicalKekule = (mol: Mol): string => mol.get_smiles(JSON.stringify({ doKekule: true }));
+export const canonicalKekule = (mol: Mol): string => mol.get_smiles(KEKULE);
 
 /** 2D coordinates (RDKit's depictor) unless the input already has them. */
 export function ensure2D(mol: Mol): void {

@@ -13,7 +13,7 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import { elementSymbol } from './descriptors-formula.ts';
-import { readMolJson } from './commonchem.ts';
+import { readMolJson, type MolJson } from './commonchem.ts';
 
 export interface MorganAtom {
   /** Atomic number. */
@@ -81,9 +81,11 @@ function isotopeDelta(rdkit: RDKit, z: number, isotope: number): number {
   return delta;
 }
 
-/** Build the graph from MinimalLib's `get_json()` (commonchem + rdkitRepresentation). */
-export function morganGraph(rdkit: RDKit, mol: Mol): MorganGraph {
-  const m = readMolJson(mol);
+/**
+ * Build the graph from MinimalLib's `get_json()` (commonchem + rdkitRepresentation); callers
+ * that already hold the parsed JSON pass it (MolView.json) instead of reading it again.
+ */
+export function morganGraph(rdkit: RDKit, mol: Mol, m: MolJson = readMolJson(mol)): MorganGraph {
   const ringAtoms = new Set(m.rings.flat());
   const atoms: MorganAtom[] = m.atoms.map((a, i) => ({
     z: a.z,
@@ -107,7 +109,7 @@ function bondType(order: number): number {
 }
 
 /** RDKit's getConnectivityInvariants with ring membership. */
-function atomInvariants(g: MorganGraph, degree: number[]): number[] {
+function atomInvariants(g: MorganGraph, degree: Int32Array): number[] {
   const hNeighbours = g.atoms.map(() => 0);
   for (const b of g.bonds) {
     if (g.atoms[b.b].z === 1) hNeighbours[b.a]++;
@@ -125,20 +127,38 @@ function atomInvariants(g: MorganGraph, degree: number[]): number[] {
   });
 }
 
+const TWO_32 = 4294967296;
+
 /**
  * Environment id → number of times it occurs, for radii 0..radius. Ids are unsigned 32-bit
- * integers equal to the keys of RDKit's unfolded count fingerprint.
+ * integers equal to the keys of RDKit's unfolded count fingerprint. The map's insertion order
+ * is part of the result (NP-likeness and SA score sum in that order).
+ *
+ * Neighbourhoods (bond sets) live in one flat word array and each atom's (bond type,
+ * neighbour invariant) pairs are sorted as single numbers, which keeps allocation per atom
+ * to the bond-set key string.
  */
 export function morganCounts(g: MorganGraph, radius = 2): Map<number, number> {
   const n = g.atoms.length;
   const nb = g.bonds.length;
   const words = Math.max(1, Math.ceil(nb / 32));
-  const adj: { bond: number; other: number }[][] = Array.from({ length: n }, () => []);
+  // Adjacency in bond order (each atom's neighbours in the order of its bonds).
+  const degree = new Int32Array(n);
+  for (const b of g.bonds) {
+    degree[b.a]++;
+    degree[b.b]++;
+  }
+  const first = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) first[i + 1] = first[i] + degree[i];
+  const fill = first.slice(0, n);
+  const nbrBond = new Int32Array(2 * nb);
+  const nbrAtom = new Int32Array(2 * nb);
   g.bonds.forEach((b, i) => {
-    adj[b.a].push({ bond: i, other: b.b });
-    adj[b.b].push({ bond: i, other: b.a });
+    nbrBond[fill[b.a]] = i;
+    nbrAtom[fill[b.a]++] = b.b;
+    nbrBond[fill[b.b]] = i;
+    nbrAtom[fill[b.b]++] = b.a;
   });
-  const degree = adj.map((l) => l.length);
 
   const counts = new Map<number, number>();
   const add = (id: number) => counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -147,43 +167,49 @@ export function morganCounts(g: MorganGraph, radius = 2): Map<number, number> {
   for (const id of current) add(id);
 
   const seen = new Set<string>();
-  const dead = new Array<boolean>(n).fill(false);
-  let hoods: Uint32Array[] = Array.from({ length: n }, () => new Uint32Array(words));
+  const dead = new Uint8Array(n);
+  let hoods = new Uint32Array(n * words);
+  const pairs = new Float64Array(Math.max(1, ...degree));
 
   for (let layer = 0; layer < radius; layer++) {
     // Atoms that are not processed this round pass 0 to their neighbours next round,
     // as RDKit's zero-initialised invariant vector does.
     const next = new Array<number>(n).fill(0);
-    const roundHoods = hoods.map((h) => h.slice());
+    const roundHoods = hoods.slice();
     const thisRound: { key: string; invar: number; atom: number }[] = [];
     for (let i = 0; i < n; i++) {
       if (dead[i]) continue;
       if (degree[i] === 0) {
-        dead[i] = true;
+        dead[i] = 1;
         continue;
       }
-      const pairs: [number, number][] = [];
-      const hood = roundHoods[i];
-      for (const { bond, other } of adj[i]) {
-        hood[bond >>> 5] |= 1 << (bond & 31);
-        const o = hoods[other];
-        for (let w = 0; w < words; w++) hood[w] |= o[w];
-        pairs.push([g.bonds[bond].type, current[other]]);
+      const base = i * words;
+      let m = 0;
+      for (let k = first[i]; k < first[i + 1]; k++) {
+        const bond = nbrBond[k];
+        const other = nbrAtom[k] * words;
+        roundHoods[base + (bond >>> 5)] |= 1 << (bond & 31);
+        for (let w = 0; w < words; w++) roundHoods[base + w] |= hoods[other + w];
+        // (bond type, neighbour invariant) as one number: sorting it sorts by type, then invariant.
+        pairs[m++] = g.bonds[bond].type * TWO_32 + current[nbrAtom[k]];
       }
-      pairs.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      const sorted = pairs.subarray(0, m).sort();
       let invar = combine(layer, current[i]);
-      for (const [t, v] of pairs) invar = combine(invar, hashPair(t, v));
+      for (let k = 0; k < m; k++) {
+        const type = Math.floor(sorted[k] / TWO_32);
+        invar = combine(invar, hashPair(type, sorted[k] - type * TWO_32));
+      }
       next[i] = invar;
-      const key = hood.join(',');
+      const key = roundHoods.subarray(base, base + words).join(',');
       thisRound.push({ key, invar, atom: i });
-      if (seen.has(key)) dead[i] = true;
+      if (seen.has(key)) dead[i] = 1;
     }
     // RDKit sorts by (bond set, invariant, atom) and keeps the first of each bond set, i.e.
     // the smallest invariant; the order between different bond sets does not matter here.
     thisRound.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.invar - y.invar || x.atom - y.atom));
     for (const env of thisRound) {
       if (seen.has(env.key)) {
-        dead[env.atom] = true;
+        dead[env.atom] = 1;
       } else {
         seen.add(env.key);
         add(env.invar);

@@ -6,7 +6,7 @@
  * compressed logarithmically.
  */
 import type { Mol, RDKit } from './rdkit.ts';
-import { FragmentTable, morganCounts, morganGraph } from './morgan-env.ts';
+import { FragmentTable, morganCounts, morganGraph, type MorganGraph } from './morgan-env.ts';
 
 export interface NpLikeness {
   score: number;
@@ -31,8 +31,8 @@ export function parseNpModel(tsv: string): FragmentTable {
   return new FragmentTable(ids.slice(0, n), values.slice(0, n));
 }
 
-export function npLikeness(rdkit: RDKit, mol: Mol, model: FragmentTable): NpLikeness {
-  const graph = morganGraph(rdkit, mol);
+/** `graph`: the molecule's Morgan graph when the caller already built it. */
+export function npLikeness(rdkit: RDKit, mol: Mol, model: FragmentTable, graph: MorganGraph = morganGraph(rdkit, mol)): NpLikeness {
   const atoms = graph.atoms.length;
   if (atoms === 0) return { score: 0, confidence: 0 };
   const ids = [...morganCounts(graph, 2).keys()];

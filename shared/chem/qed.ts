@@ -7,8 +7,8 @@
  */
 import type { Mol, RDKit } from './rdkit.ts';
 import type { MorganGraph } from './morgan-env.ts';
-import { hasMatch, matches, requireQuery } from './descriptors-smarts.ts';
 import { cycleRank } from './vdw-volume.ts';
+import { MolView } from './mol-view.ts';
 
 export interface AdsParameter {
   A: number;
@@ -61,9 +61,9 @@ function ads(x: number, p: AdsParameter): number {
  * non-aromatic neighbour, as RDKit's QED does (len(GetSSSR(DeleteSubstructs(...)))). The
  * SSSR size of a graph is its cycle rank: edges - vertices + connected components.
  */
-function aromaticRingProxy(rdkit: RDKit, mol: Mol, graph: MorganGraph, data: QedData): number {
+function aromaticRingProxy(view: MolView, graph: MorganGraph, data: QedData): number {
   const removed = new Set<number>();
-  for (const m of matches(mol, requireQuery(rdkit, data.aliphaticRingSmarts))) removed.add(m[0]);
+  for (const m of view.matches(data.aliphaticRingSmarts)) removed.add(m[0]);
   return cycleRank(graph, removed);
 }
 
@@ -73,11 +73,13 @@ export function qedProperties(
   graph: MorganGraph,
   desc: RDKitDescriptors,
   data: QedData,
+  view: MolView = new MolView(rdkit, mol),
 ): QedProperties {
+  // ~130 fixed SMARTS per molecule: the view skips those its screen proves absent.
   let hba = 0;
-  for (const smarts of data.acceptorSmarts) hba += matches(mol, requireQuery(rdkit, smarts)).length;
+  for (const smarts of data.acceptorSmarts) hba += view.matches(smarts).length;
   let alerts = 0;
-  for (const smarts of data.alertSmarts) if (hasMatch(mol, requireQuery(rdkit, smarts))) alerts++;
+  for (const smarts of data.alertSmarts) if (view.hasMatch(smarts)) alerts++;
   return {
     MW: desc.amw,
     ALOGP: desc.CrippenClogP,
@@ -85,7 +87,7 @@ export function qedProperties(
     HBD: desc.NumHBD,
     PSA: desc.tpsa,
     ROTB: desc.NumRotatableBonds,
-    AROM: aromaticRingProxy(rdkit, mol, graph, data),
+    AROM: aromaticRingProxy(view, graph, data),
     ALERTS: alerts,
   };
 }
@@ -101,6 +103,8 @@ export function qedFromProperties(props: QedProperties, data: QedData): number {
   return Math.exp(t / wsum);
 }
 
-export function qed(rdkit: RDKit, mol: Mol, graph: MorganGraph, desc: RDKitDescriptors, data: QedData): number {
-  return qedFromProperties(qedProperties(rdkit, mol, graph, desc, data), data);
+export function qed(
+  rdkit: RDKit, mol: Mol, graph: MorganGraph, desc: RDKitDescriptors, data: QedData, view?: MolView,
+): number {
+  return qedFromProperties(qedProperties(rdkit, mol, graph, desc, data, view), data);
 }

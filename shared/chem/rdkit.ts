@@ -161,6 +161,9 @@ function molblockHeavyAtoms(text: string): number {
  * atoms than RDKit's WASM stack can take.
  */
 export function assertStructureSize(text: string): void {
+  // parseMol checks its text, then the get_mol wrapper checks the same string again: the last
+  // text that passed is remembered (one string, no growth) so the count runs once per parse.
+  if (text === lastAccepted) return;
   if (text.length > MAX_STRUCTURE_CHARS) {
     throw new AppError(422, `Structure too large: ${text.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
   }
@@ -169,7 +172,10 @@ export function assertStructureSize(text: string): void {
   if (n > limit) {
     throw new AppError(422, `Structure too large: ${n} heavy atoms (limit ${limit})`, 'invalid_input');
   }
+  lastAccepted = text;
 }
+
+let lastAccepted: string | undefined;
 
 export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
   if (typeof input !== 'string' || input.trim() === '') throw invalidStructure(String(input ?? ''), what);

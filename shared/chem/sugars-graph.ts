@@ -5,7 +5,7 @@
  * subset, bridges of a sub-graph (ring membership inside a candidate) and ring-system classes.
  */
 import type { Mol } from './rdkit.ts';
-import { readMolJson } from './commonchem.ts';
+import { readMolJson, type MolJson } from './commonchem.ts';
 
 export interface Atom { z: number; impHs: number; charge: number; aromatic: boolean }
 export interface Bond { a: number; b: number; order: number; aromatic: boolean }
@@ -21,8 +21,8 @@ export interface MolGraph {
   cyclic: Set<number>;
 }
 
-export function readGraph(mol: Mol): MolGraph {
-  const m = readMolJson(mol);
+/** `m`: the parsed `get_json()` when the caller already holds it (MolView.json). */
+export function readGraph(mol: Mol, m: MolJson = readMolJson(mol)): MolGraph {
   const atoms: Atom[] = m.atoms.map((a, i) => ({ z: a.z, impHs: a.impHs, charge: a.chg, aromatic: m.aromaticAtoms.has(i) }));
   const bonds: Bond[] = m.bonds.map((b, i) => ({ a: b.a, b: b.b, order: b.order, aromatic: m.aromaticBonds.has(i) }));
   const incident: number[][] = atoms.map(() => []);

@@ -7,7 +7,9 @@
  */
 import patterns from './data/sugar-patterns.json' with { type: 'json' };
 import { AppError } from '../errors.ts';
-import { withMol, withQuery, type Mol, type RDKit } from './rdkit.ts';
+import { withMol, type Mol, type RDKit } from './rdkit.ts';
+import { MolView } from './mol-view.ts';
+import { matchPatterns } from './sugars-patterns.ts';
 import { components, readGraph } from './sugars-graph.ts';
 import type { PatternMatch, SugarMolecule } from './sugars-detect.ts';
 import { withDefaults, type SugarOptions } from './sugars-options.ts';
@@ -31,22 +33,17 @@ function massOf(rdkit: RDKit, z: number): number {
   return m;
 }
 
-function matchAll(rdkit: RDKit, mol: Mol, list: { smiles: string }[]): PatternMatch[] {
-  // The pattern SMILES read as SMARTS: aliphatic C/O, single or double bonds, any H count.
-  return list.flatMap((p) => withQuery(rdkit, p.smiles, (q) => {
-    const raw = mol.get_substruct_matches(q, JSON.stringify({ maxMatches: 100000, uniquify: true }));
-    const parsed = JSON.parse(raw || '[]') as PatternMatch[] | Record<string, never>;
-    return Array.isArray(parsed) ? parsed : [];
-  }) ?? []);
-}
-
-export function sugarMolecule(rdkit: RDKit, mol: Mol): SugarMolecule {
-  const g = readGraph(mol);
+export function sugarMolecule(rdkit: RDKit, mol: Mol, view: MolView = new MolView(rdkit, mol)): SugarMolecule {
+  const g = readGraph(mol, view.json);
+  let acidic: PatternMatch[] | undefined;
   return {
     g,
     weights: g.atoms.map((a) => massOf(rdkit, a.z) + a.impHs * HYDROGEN_MASS),
-    linear: matchAll(rdkit, mol, patterns.linearSugars),
-    acidic: matchAll(rdkit, mol, patterns.linearAcidicSugars),
+    linear: matchPatterns(view, patterns.linearSugars),
+    // Only read when acidic linear sugars are asked for (not by default): matched on first use.
+    get acidic() {
+      return (acidic ??= matchPatterns(view, patterns.linearAcidicSugars));
+    },
   };
 }
 
@@ -58,8 +55,8 @@ export function detectSugars(rdkit: RDKit, smiles: string, options: Partial<Suga
 }
 
 /** Same on a molecule the caller already holds (it stays the caller's to delete). */
-export function detectSugarsInMol(rdkit: RDKit, mol: Mol, options: Partial<SugarOptions> = {}): SugarPresence {
-  return presenceOf(new SugarRemover(sugarMolecule(rdkit, mol), withDefaults(options)));
+export function detectSugarsInMol(rdkit: RDKit, mol: Mol, options: Partial<SugarOptions> = {}, view?: MolView): SugarPresence {
+  return presenceOf(new SugarRemover(sugarMolecule(rdkit, mol, view), withDefaults(options)));
 }
 
 function presenceOf(r: SugarRemover): SugarPresence {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { MediaResult, TaskTable } from './types.ts';
 import { AppError } from '../errors.ts';
-import { withMol, type RDKit } from '../chem/rdkit.ts';
+import { normaliseSmiles, withMol, type RDKit } from '../chem/rdkit.ts';
 import type { FragmentTable } from '../chem/morgan-env.ts';
 import { npLikeness, parseNpModel } from '../chem/nplikeness.ts';
 import { pyRound } from '../chem/descriptors-format.ts';
@@ -15,7 +15,8 @@ import type { QedData } from '../chem/qed.ts';
 import { coconutDescriptors, type CoconutDescriptors, type DescriptorPlugins } from '../chem/descriptors.ts';
 import { descriptorsHtml } from '../chem/descriptors-html.ts';
 import { murckoFramework } from '../chem/descriptors-murcko.ts';
-import { detectSugars } from '../chem/sugars.ts';
+import { detectSugarsInMol } from '../chem/sugars.ts';
+import { isPlainSmiles, MolView } from '../chem/mol-view.ts';
 import { parseSaTable } from '../chem/sascore.ts';
 import { parsePains, type PainsEntry } from '../chem/filters-pains.ts';
 import { filterFlags, formatLine, keep, parseRange, type FilterOptions, type Range } from '../chem/filters.ts';
@@ -73,17 +74,22 @@ function range(name: string, text: string): Range | undefined {
   return r;
 }
 
+const plugins: DescriptorPlugins = {
+  murcko: murckoFramework,
+  // The Sugar Removal Utility with its default settings, as the COCONUT descriptors use it, on
+  // the molecule already parsed rather than a second parse of the SMILES.
+  sugars: (rdkit, mol, view) => {
+    const found = detectSugarsInMol(rdkit, mol, {}, view);
+    return { linear: found.hasLinear, circular: found.hasCircular };
+  },
+};
+
 /** The COCONUT descriptor set (RDKit definitions) of one SMILES; also used by collection pre-processing. */
 export function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
-  const plugins: DescriptorPlugins = {
-    murcko: murckoFramework,
-    // The Sugar Removal Utility with its default settings, as the COCONUT descriptors use it.
-    sugars: () => {
-      const found = detectSugars(rdkit, smiles);
-      return { linear: found.hasLinear, circular: found.hasCircular };
-    },
-  };
-  return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, { qed: qedData(), np: npModel() }, plugins));
+  // The same text parseMol reads; a molblock is never "plain" (its JSON may lack what it carries).
+  const plain = typeof smiles === 'string' && !smiles.includes('\n') && isPlainSmiles(normaliseSmiles(smiles));
+  const tables = { qed: qedData(), np: npModel() };
+  return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, tables, plugins, new MolView(rdkit, mol, plain)));
 }
 
 export const analysisTasks: TaskTable = {
