@@ -10,7 +10,7 @@
 set -u
 cd "$(dirname "$0")/.."
 secs=${1:-15} trials=${2:-3} routes=${3:-"canonical inchikey descriptors"} systems=${4:-"peer inline dist1 dist2"}
-peer=${PEER_DIR:-../shared/peers/cm-proxy}
+peer=$(cd "${PEER_DIR:-../shared/peers/cm-proxy}" && pwd) || { echo "no peer directory" >&2; exit 1; }
 redis=${REDIS_URL:-redis://127.0.0.1:6379}
 out=$(mktemp -d /tmp/natprod-peer-XXXX)
 pids=()
