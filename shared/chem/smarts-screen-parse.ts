@@ -68,24 +68,23 @@ class BracketParser {
     return e;
   }
 
-  private low(): AtomExpr {
-    let e = this.orExpr();
-    while (this.s[this.i] === ';') {
+  /** One precedence level: `next` operands joined by `sep`. */
+  private chain(sep: string, next: () => AtomExpr, join: typeof and): AtomExpr {
+    let e = next();
+    while (this.s[this.i] === sep) {
       this.i++;
-      const l = e, r = this.orExpr();
-      e = (c) => and(l(c), r(c));
+      const l = e, r = next();
+      e = (c) => join(l(c), r(c));
     }
     return e;
   }
 
+  private low(): AtomExpr {
+    return this.chain(';', () => this.orExpr(), and);
+  }
+
   private orExpr(): AtomExpr {
-    let e = this.highAnd();
-    while (this.s[this.i] === ',') {
-      this.i++;
-      const l = e, r = this.highAnd();
-      e = (c) => or(l(c), r(c));
-    }
-    return e;
+    return this.chain(',', () => this.highAnd(), or);
   }
 
   private highAnd(): AtomExpr {

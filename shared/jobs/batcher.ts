@@ -9,7 +9,7 @@
  * Calls leave in arrival order.
  */
 import { AppError } from '../errors.ts';
-import { callId, type BatchCall, type CallOutcome } from './queues.ts';
+import { callId, queueUnavailable, type BatchCall, type CallOutcome } from './queues.ts';
 
 export interface PendingCall {
   call: BatchCall;
@@ -102,7 +102,7 @@ export class Batcher {
       });
       this.inflight.set(batchId, { calls, sent: Date.now() });
       this.sink.add(batchId, calls.map((p) => p.call)).catch((e: unknown) => {
-        this.fail(batchId, AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable'));
+        this.fail(batchId, queueUnavailable(e));
       });
     }
   }

@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import { Batcher } from './batcher.ts';
 import type { JobObserver, RunnerTimeouts } from './executor.ts';
 import { isFinished } from './outcome.ts';
-import { BATCH_JOB, type BatchCall, type BatchPayload, type CallOutcome, callId, decodeFailure, jobOptions, keys, parseCallId } from './queues.ts';
+import { BATCH_JOB, type BatchCall, type BatchPayload, type CallOutcome, callId, decodeFailure, iso, jobOptions, keys, parseCallId, queueUnavailable as unavailable } from './queues.ts';
 import type { JobRecord } from './types.ts';
 
 /** Seconds a finished batch job stays in Redis (its answers travel in the completion event). */
@@ -24,9 +24,6 @@ const CAPACITY_REFRESH_MS = 5_000;
 export const CAPACITY_STALE_MS = 30_000;
 const LATE = Symbol('late');
 
-const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
-const unavailable = (e: unknown) =>
-  AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable');
 
 /** The record of a call of a batch, from its outcome. */
 function callRecord(id: string, op: string, outcome: CallOutcome): JobRecord {

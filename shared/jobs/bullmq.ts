@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import type { JobObserver, RunnerTimeouts } from './executor.ts';
 import { isFinished, isReusable, resultOf } from './outcome.ts';
 import { createBatchedCalls } from './bullmq-batches.ts';
-import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure, jobOptions, keys, parseCallId } from './queues.ts';
+import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure, iso, jobOptions, keys, parseCallId, queueUnavailable as unavailable } from './queues.ts';
 import type { JobRecord, JobRunner, JobStatus, SubmitOptions } from './types.ts';
 
 export interface BullRunnerOptions {
@@ -22,11 +22,6 @@ export interface BullRunnerOptions {
   observer?: JobObserver;
 }
 
-const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
-
-function unavailable(e: unknown): AppError {
-  return AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable');
-}
 
 export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunner> {
   const { prefix, timeouts, observer } = opts;

@@ -76,6 +76,14 @@ export const keys = {
   capacity: (prefix: string) => `${prefix}:capacity`,
 };
 
+/** A Redis failure as the client sees it: 503 at once (an AppError passes through unchanged). */
+export function queueUnavailable(e: unknown): AppError {
+  return AppError.from(e) ?? new AppError(503, `Job queue (Redis) unavailable: ${(e as Error)?.message ?? e}`, 'unavailable');
+}
+
+/** BullMQ's millisecond times as ISO strings. */
+export const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : undefined);
+
 /** BullMQ keeps only a message string for a failure: ours is the serialised AppError. */
 export function encodeFailure(e: AppError): string {
   return JSON.stringify(e.toJSON());
