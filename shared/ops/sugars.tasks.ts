@@ -47,23 +47,28 @@ function options(a: Args): Partial<SugarOptions> {
 }
 
 /**
- * The original service answered these texts; an empty remainder was a 422 whose detail each
- * route worded differently (kept verbatim, including the status prefix it re-wrapped).
+ * What the three removal routes answer when nothing would be left. Still a 422 as in the original
+ * service, whose three details ("422: Error reading SMILES string, please check again." and two
+ * variants) blamed a SMILES that had been read perfectly well; one explanation for all three.
  */
-function removal(kind: SugarKind, notFound: string, empty: string) {
+export const NOTHING_LEFT =
+  'The molecule consists only of sugar: nothing would remain after removing it (fragments smaller than preservation_threshold are discarded too).';
+
+/** The original service answered these texts when no sugar of the kind is found. */
+function removal(kind: SugarKind, notFound: string) {
   return (a: Args, ctx: TaskContext): string => {
     const opts = options(a);
     // Presence was tested before the glycosidic-bond requirement was switched on.
     const r = removeSugars(ctx.rdkit, a.smiles, kind, opts, { ...opts, glycosidicBond: false });
     if (!r.found) return notFound;
-    if (r.smiles === '') throw new AppError(422, empty);
+    if (r.smiles === '') throw new AppError(422, NOTHING_LEFT, 'invalid_input');
     return r.smiles;
   };
 }
 
 export const sugarsTasks: TaskTable = {
   get_sugar_information: (a: Args, ctx: TaskContext) => sugarInfoMessage(detectSugars(ctx.rdkit, a.smiles, options(a))),
-  remove_linear_sugars: removal('linear', 'No Linear sugar found', '422: Error reading SMILES string, please check again.'),
-  remove_circular_sugars: removal('circular', 'No Circular sugars found', '422: Error processing SMILES string.'),
-  remove_linear_and_circular_sugars: removal('both', 'No Linear or Circular sugars found', '422: Error processing SMILES string, please check again.'),
+  remove_linear_sugars: removal('linear', 'No Linear sugar found'),
+  remove_circular_sugars: removal('circular', 'No Circular sugars found'),
+  remove_linear_and_circular_sugars: removal('both', 'No Linear or Circular sugars found'),
 };

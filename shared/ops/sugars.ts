@@ -56,7 +56,7 @@ export const sugarsOps: OpDef[] = [
     method: 'GET',
     path: '/tools/remove-linear-sugars',
     summary: 'Detect and remove linear sugars',
-    description: NOTE + 'Answers "No Linear sugar found" when there is none; 422 when nothing would be left.',
+    description: NOTE + 'Answers "No Linear sugar found" when there is none; 422 when the molecule consists only of sugar and nothing would be left.',
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...linear, ...removal }),
     output: 'application/json',
@@ -69,8 +69,8 @@ export const sugarsOps: OpDef[] = [
     path: '/tools/remove-circular-sugars',
     summary: 'Detect and remove circular sugars',
     description: NOTE + 'Removes circular sugars (by default only O-glycosidically bound ones, as the original service did; ' +
-      'presence is tested without that requirement). Answers "No Circular sugars found" when there is none; 422 when ' +
-      'nothing would be left.',
+      'presence is tested without that requirement). Answers "No Circular sugars found" when there is none; 422 when the molecule ' +
+      'consists only of sugar and nothing would be left.',
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...circular(true), ...removal }),
     output: 'application/json',
@@ -83,7 +83,7 @@ export const sugarsOps: OpDef[] = [
     path: '/tools/remove-sugars',
     summary: 'Detect and remove linear and circular sugars',
     description: NOTE + 'Removes circular (by default only O-glycosidically bound) and linear sugars in alternating ' +
-      'rounds. Answers "No Linear or Circular sugars found" when there is none; 422 when nothing would be left.',
+      'rounds. Answers "No Linear or Circular sugars found" when there is none; 422 when the molecule consists only of sugar and nothing would be left.',
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...circular(true), ...linear, ...removal }),
     output: 'application/json',
