@@ -82,6 +82,6 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     longWaitMs,
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
   });
-  await app.register(catalogPlugin, { store, derive: services.derive });
+  await app.register(catalogPlugin, { store, derive: services.derive, registration: config.CATALOG_REGISTRATION });
   return app;
 }

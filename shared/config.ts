@@ -72,6 +72,8 @@ const schema = z.object({
   LOG_REQUESTS: boolVar(false),
   /** Import the LOTUS demo set into an empty embedded store at first start. */
   SEED_DEMO: boolVar(true),
+  /** Open `POST /api/auth/register` (COCONUT's self-registration: a reader account and token). */
+  CATALOG_REGISTRATION: boolVar(false),
   /**
    * Most heavy atoms in one input structure (refused with 422 before parsing). RDKit's WASM stack
    * gives out on chains of about 470-590 atoms; see shared/chem/rdkit.ts.

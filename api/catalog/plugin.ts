@@ -1,7 +1,8 @@
 /**
  * Catalog routes under /api (Lomkit-style): detail, search, mutate, actions, delete per resource,
- * plus /api/auth/login and /api/auth/logout. Encapsulated: its auth hook and error handler apply
- * to these routes only. Check order: 401 → 404/405 → 422 → 403.
+ * plus /api/auth/login, /api/auth/logout and /api/auth/register (403 unless switched on).
+ * Encapsulated: its auth hook and error handler apply to these routes only. Check order:
+ * 401 → 404/405 → 422 → 403.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
@@ -12,6 +13,7 @@ import type { DeriveInput, DerivedMolecule } from '../../shared/catalog/derived.
 import { mutate } from '../../shared/catalog/mutate.ts';
 import { destroy, detail } from '../../shared/catalog/operations.ts';
 import { can } from '../../shared/catalog/policy.ts';
+import { register } from '../../shared/catalog/register.ts';
 import { RESOURCES, ROUTED } from '../../shared/catalog/resources.ts';
 import { search } from '../../shared/catalog/search.ts';
 import type { CatalogStore } from '../../shared/catalog/store/types.ts';
@@ -27,7 +29,11 @@ export interface CatalogPluginOptions {
    * plugin, stopped and awaited when the app closes. Tests pass their own to await `idle()`.
    */
   background?: BackgroundWork;
+  /** Self-registration (`POST /api/auth/register`, CATALOG_REGISTRATION); off: that route answers 403. */
+  registration?: boolean;
 }
+
+export const REGISTRATION_OFF = 'Self-registration is disabled on this server: ask its administrator for an account.';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,6 +80,11 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
     const token = await login(store, b.email, b.password);
     if (!token) return reply.code(401).send({ message: 'Invalid login details' });
     return { access_token: token, token_type: 'Bearer' };
+  });
+
+  app.post('/api/auth/register', { config: { catalogPublic: true } }, async (req, reply) => {
+    if (!opts.registration) throw new HttpError(403, REGISTRATION_OFF);
+    return reply.code(201).send(await register(store, req.body));
   });
 
   app.get('/api/auth/logout', async (req) => {

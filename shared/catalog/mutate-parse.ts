@@ -14,6 +14,30 @@ type Rec = Record<string, unknown>;
 const isObj = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
 
 const REL_OPS = ['create', 'update', 'attach', 'detach', 'toggle', 'sync'];
+/** Operations that act on existing records: `key` is required. */
+const KEYED = ['update', 'attach', 'detach', 'toggle', 'sync'];
+/** What Laravel's `boolean` rule accepts. */
+const BOOLEAN = [true, false, 0, 1, '0', '1'];
+/** Laravel's notion of an empty value (`prohibited` lets these through). */
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) ? !v.length : isObj(v) && !Object.keys(v).length);
+
+/** `attributes` would be ignored by attach and detach, so Lomkit prohibits them there. */
+function prohibitedAttributes(item: Rec, p: string, e: Errors) {
+  const op = item.operation;
+  if ((op === 'attach' || op === 'detach') && !isEmpty(item.attributes)) e.add(`${p}.attributes`, `The ${p}.attributes field is prohibited when ${p}.operation is ${op}.`);
+}
+
+/**
+ * `pivot`: no relation declares pivot fields (links are id lists on the molecule, with nothing
+ * beside them), so any pivot value is refused by name rather than accepted and dropped.
+ */
+function pivot(item: Rec, p: string, e: Errors) {
+  const v = item.pivot;
+  if (isEmpty(v)) return;
+  if (item.operation === 'detach') return e.add(`${p}.pivot`, `The ${p}.pivot field is prohibited when ${p}.operation is detach.`);
+  if (!isObj(v) && !Array.isArray(v)) return e.add(`${p}.pivot`, `The ${p}.pivot field must be an array.`);
+  for (const pk of Object.keys(v)) e.add(`${p}.pivot`, `The ${pk} key is not valid for the ${p}.pivot field.`);
+}
 
 /** What creates or updates records of one resource: a top-level operation or a relation operation. */
 interface Writes {
@@ -67,7 +91,7 @@ function checkValue(t: FieldType, v: unknown, k: string, e: Errors): unknown {
 
 /** Attribute map → stored field map, with type checks; `id` and server-written fields are refused. */
 function attributes(r: ResourceDef, raw: unknown, k: string, e: Errors): Rec {
-  if (raw === undefined) return {};
+  if (raw === undefined || (Array.isArray(raw) && !raw.length)) return {}; // PHP reads `{}` and `[]` alike
   if (!isObj(raw)) {
     e.add(k, `The ${k} field must be an array.`);
     return {};
@@ -118,21 +142,22 @@ async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store:
       }
       const op = item.operation as string;
       const allowed = rel.storage === 'embedded' ? ['create', 'update'] : REL_OPS;
-      if (!allowed.includes(op)) {
-        e.add(`${p}.operation`, `The selected ${p}.operation is invalid.`);
-        continue;
-      }
+      // An invalid operation is reported with the item's other errors (Laravel runs every rule).
+      if (op === undefined || op === null) e.add(`${p}.operation`, `The ${p}.operation field is required.`);
+      else if (!allowed.includes(op)) e.add(`${p}.operation`, `The selected ${p}.operation is invalid.`);
       const keys = item.key === undefined || item.key === null ? [] : Array.isArray(item.key) ? item.key : [item.key];
       if (op === 'create' && item.key !== undefined) e.add(`${p}.key`, `The ${p}.key field is prohibited when ${p}.operation is create.`);
-      if (op !== 'create' && rel.storage !== 'embedded' && !keys.length) e.add(`${p}.key`, `The ${p}.key field is required when ${p}.operation is ${op}.`);
+      if (KEYED.includes(op) && rel.storage !== 'embedded' && !keys.length) e.add(`${p}.key`, `The ${p}.key field is required when ${p}.operation is ${op}.`);
       if (keys.some((x) => !Number.isInteger(x))) e.add(`${p}.key`, `The selected ${p}.key is invalid.`);
       else if (rel.storage !== 'embedded' && keys.length) {
         const have = await existing(store, target.collection!, keys as number[]);
         if (keys.some((x) => !have.has(x as number))) e.add(`${p}.key`, `The selected ${p}.key is invalid.`);
       }
-      if ((op === 'attach' || op === 'detach') && item.attributes !== undefined) e.add(`${p}.attributes`, `The ${p}.attributes field is prohibited when ${p}.operation is ${op}.`);
-      if (item.without_detaching !== undefined && op !== 'sync') e.add(`${p}.without_detaching`, `The ${p}.without_detaching field is prohibited unless ${p}.operation is in sync.`);
-      if (isObj(item.pivot)) for (const pk of Object.keys(item.pivot)) e.add(`${p}.pivot`, `The ${pk} key is not valid for the ${p}.pivot field.`);
+      prohibitedAttributes(item, p, e);
+      const wd = item.without_detaching;
+      if (wd !== undefined && op !== 'sync') e.add(`${p}.without_detaching`, `The ${p}.without_detaching field is prohibited unless ${p}.operation is in sync.`);
+      else if (wd !== undefined && wd !== null && !BOOLEAN.includes(wd as never)) e.add(`${p}.without_detaching`, `The ${p}.without_detaching field must be true or false.`);
+      pivot(item, p, e);
       // Nested relation operations act on the records this operation creates, updates or links.
       const nested = await relOps(target, item.relations, `${p}.relations`, e, store);
       out.push({
@@ -143,7 +168,7 @@ async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store:
         keys: keys as number[],
         attributes: attributes(target, item.attributes, `${p}.attributes`, e),
         relations: nested,
-        without_detaching: item.without_detaching === true,
+        without_detaching: wd === true || wd === 1 || wd === '1',
       });
     }
   }
@@ -161,10 +186,14 @@ export async function parseMutate(r: ResourceDef, body: unknown, store: CatalogS
   for (const [n, item] of (raw as unknown[]).entries()) {
     const k = `mutate.${n}`;
     const o = isObj(item) ? item : {};
-    if (o.operation !== 'create' && o.operation !== 'update') e.add(`${k}.operation`, `The selected ${k}.operation is invalid.`);
+    // Every rule of the item runs, as in Laravel: a bad operation does not hide a missing key.
+    if (o.operation === undefined || o.operation === null) e.add(`${k}.operation`, `The ${k}.operation field is required.`);
+    else if (o.operation !== 'create' && o.operation !== 'update') e.add(`${k}.operation`, `The selected ${k}.operation is invalid.`);
     if (o.operation === 'update' && o.key === undefined) e.add(`${k}.key`, `The ${k}.key field must be present when ${k}.operation is update.`);
+    else if (KEYED.includes(o.operation as string) && (o.key === undefined || o.key === null)) e.add(`${k}.key`, `The ${k}.key field is required when ${k}.operation is ${o.operation}.`);
     if (o.operation === 'create' && o.key !== undefined) e.add(`${k}.key`, `The ${k}.key field is prohibited when ${k}.operation is create.`);
-    if (o.operation !== 'create' && o.key !== undefined) {
+    prohibitedAttributes(o, k, e);
+    if (o.operation !== 'create' && o.key !== undefined && o.key !== null) {
       if (!Number.isInteger(o.key) || !(await existing(store, r.collection!, [o.key as number])).size) e.add(`${k}.key`, `The selected ${k}.key is invalid.`);
     }
     ops.push({

@@ -26,13 +26,23 @@ interface Site {
   owners: number[];
 }
 
+/**
+ * Whether an operation writes its `attributes` to records: create and update, and, as in Lomkit
+ * (which saves `attributes` on each related record before toggling or syncing it), toggle and
+ * sync that carry some. attach and detach refuse attributes at validation.
+ */
+function writesAttributes(w: Op | RelOp): boolean {
+  if (w.operation === 'create' || w.operation === 'update') return true;
+  return (w.operation === 'toggle' || w.operation === 'sync') && Object.keys(w.attributes).length > 0;
+}
+
 function structureSites(ops: Op[]): Site[] {
   const out: Site[] = [];
   for (const w of allWrites(ops)) {
     const smiles = w.attributes.canonical_smiles;
-    if (w.target.name !== 'molecules' || (w.operation !== 'create' && w.operation !== 'update')) continue;
+    if (w.target.name !== 'molecules' || !writesAttributes(w)) continue;
     if (typeof smiles !== 'string' || !smiles.trim()) continue;
-    const owners = 'rel' in w ? (w.operation === 'update' ? w.keys : []) : w.key !== undefined ? [w.key] : [];
+    const owners = 'rel' in w ? (w.operation === 'create' ? [] : w.keys) : w.key !== undefined ? [w.key] : [];
     out.push({ w, key: `${w.path}.attributes.canonical_smiles`, owners });
   }
   return out;
@@ -68,8 +78,10 @@ async function checkDuplicates(sites: Site[], store: CatalogStore, e: Errors) {
 
 function authorize(ops: Op[], user: CatalogUser | undefined) {
   for (const w of allWrites(ops)) {
-    // attach/detach/toggle/sync need `view` on the related record, which every role has
-    if ((w.operation === 'create' || w.operation === 'update') && !can(user, w.operation, undefined, w.target)) throw new HttpError(403, 'This action is unauthorized.');
+    // attach/detach/toggle/sync need `view` on the related record, which every role has; a toggle
+    // or sync that writes attributes needs `update` (Lomkit asks only `view` there).
+    const ability = w.operation === 'create' ? 'create' : 'update';
+    if (writesAttributes(w) && !can(user, ability, undefined, w.target)) throw new HttpError(403, 'This action is unauthorized.');
   }
 }
 
@@ -180,7 +192,7 @@ class Writer {
     const field = rel.field!;
     let keys = ro.keys;
     if (ro.operation === 'create') keys = [await this.record(target, 'create', undefined, ro.attributes, ro.derived)];
-    else if (ro.operation === 'update') for (const k of keys) await this.record(target, 'update', k, ro.attributes, ro.derived);
+    else if (writesAttributes(ro)) for (const k of keys) await this.record(target, 'update', k, ro.attributes, ro.derived);
     // (molecule, other) pairs: `local` = the parent is the molecule, `remote` = the keys are molecules
     const pairs = (ks: number[]) => ks.map((k) => (rel.storage === 'local' ? [parent, k] : [k, parent]) as [number, number]);
     switch (ro.operation) {

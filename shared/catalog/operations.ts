@@ -42,15 +42,20 @@ export function detail(r: ResourceDef, user?: CatalogUser) {
 export async function destroy(r: ResourceDef, body: unknown, ctx: Ctx) {
   const e = new Errors();
   const res = isObj(body) ? body.resources : undefined;
-  if (res === undefined || res === null) e.add('resources', 'The resources field is required.');
+  // An empty list fails `required` too, as in Laravel.
+  if (res === undefined || res === null || (Array.isArray(res) && !res.length)) e.add('resources', 'The resources field is required.');
   else if (!Array.isArray(res)) e.add('resources', 'The resources field must be an array.');
   e.throwIfAny();
   const ids = res as unknown[];
   const docs = await ctx.store.findByIds(r.collection!, ids.filter((x): x is number => Number.isInteger(x)));
   const have = new Set(docs.map((d) => d.id));
+  // Laravel's `distinct` flags every position of a repeated value, the first one included;
+  // `exists` still runs on each (a repeated unknown id gets both messages).
+  const seen = new Map<unknown, number>();
+  for (const x of ids) seen.set(x, (seen.get(x) ?? 0) + 1);
   ids.forEach((x, n) => {
-    if (ids.indexOf(x) !== n) e.add(`resources.${n}`, `The resources.${n} field has a duplicate value.`);
-    else if (!have.has(x as number)) e.add(`resources.${n}`, `The selected resources.${n} is invalid.`);
+    if (seen.get(x)! > 1) e.add(`resources.${n}`, `The resources.${n} field has a duplicate value.`);
+    if (!have.has(x as number)) e.add(`resources.${n}`, `The selected resources.${n} is invalid.`);
   });
   e.throwIfAny();
   for (const d of docs) if (!can(ctx.user, 'delete', d, r)) throw new HttpError(403, 'This action is unauthorized.');

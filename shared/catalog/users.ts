@@ -14,7 +14,7 @@ interface UserWrite {
   attributes: Record<string, unknown>;
 }
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+export const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export async function checkUserWrites(ops: UserWrite[], store: CatalogStore, e: Errors): Promise<void> {
   const seen = new Set<string>();

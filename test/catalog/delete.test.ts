@@ -39,7 +39,18 @@ for (const kind of storeKinds()) {
     t.test('validation before authorisation; one denial deletes nothing', async (t) => {
       t.same((await del('molecules', undefined)).json.errors, { resources: ['The resources field is required.'] });
       t.same((await del('molecules', 'x')).json.errors, { resources: ['The resources field must be an array.'] });
-      t.same((await del('molecules', [2, 2])).json.errors, { 'resources.1': ['The resources.1 field has a duplicate value.'] });
+      const dup = await del('molecules', [2, 2]);
+      t.same(dup.json, {
+        message: 'The resources.0 field has a duplicate value. (and 1 more error)',
+        errors: { 'resources.0': ['The resources.0 field has a duplicate value.'], 'resources.1': ['The resources.1 field has a duplicate value.'] },
+      }, 'distinct flags every position of a repeated id, the first one too (Laravel)');
+      t.same((await del('molecules', [3, 999, 3, 999])).json.errors, {
+        'resources.0': ['The resources.0 field has a duplicate value.'],
+        'resources.1': ['The resources.1 field has a duplicate value.', 'The selected resources.1 is invalid.'],
+        'resources.2': ['The resources.2 field has a duplicate value.'],
+        'resources.3': ['The resources.3 field has a duplicate value.', 'The selected resources.3 is invalid.'],
+      }, 'a repeated unknown id gets both messages');
+      t.same((await del('molecules', [])).json.errors, { resources: ['The resources field is required.'] }, 'an empty list fails required');
       t.same((await del('molecules', [2, 999, 'a'])).json.errors, { 'resources.1': ['The selected resources.1 is invalid.'], 'resources.2': ['The selected resources.2 is invalid.'] });
       t.equal((await del('molecules', [999], 'reader')).status, 422, '422 before 403');
       t.equal((await del('molecules', [2, 3], 'curator')).status, 403);
