@@ -19,6 +19,7 @@ import { jobRoutes } from './jobs/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { Services } from './services.ts';
+import { opsinHealth } from '../shared/names/service.ts';
 
 export interface AppOptions {
   services: Services;
@@ -52,6 +53,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     jobs: runner.kind,
     store: config.MONGO_URL ? 'mongo' : 'embedded',
     ...(services.seed ? { demo_import: services.seed.status() } : {}),
+    opsin: opsinHealth(),
   });
   app.get('/health', health);
   for (const prefix of PREFIXES) {

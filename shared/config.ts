@@ -87,6 +87,17 @@ const schema = z.object({
   EXTDB_TIMEOUT_MS: intVar(10_000, 100),
   /** Optional external classification service with the upstream (ClassyFire-style) API. */
   CHEMCLASS_URL: urlVar,
+  /**
+   * OPSIN jar for reading chemical names (generate_smiles); unset: Debian's libopsin-java in
+   * /usr/share/java; `off` disables OPSIN. See docs/names.md.
+   */
+  OPSIN_JAR: z.string().trim().optional(),
+  /** Java runtime that runs OPSIN; unset: $JAVA_HOME/bin/java, else java on PATH. */
+  OPSIN_JAVA: z.string().trim().optional(),
+  /** Longest OPSIN may take over one name, in ms; then its JVM is killed and restarted. */
+  OPSIN_TIMEOUT_MS: intVar(5_000, 50),
+  /** The OPSIN JVM stops after this many ms without a name (0 = never); the next name restarts it. */
+  OPSIN_IDLE_MS: intVar(600_000, 0),
 });
 
 export type Config = z.infer<typeof schema>;

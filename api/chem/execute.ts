@@ -4,7 +4,7 @@
  * submitted to the job runner and (for quick operations) awaited.
  */
 import type { ApiContext, MediaType, OpDef } from '../../shared/ops/types.ts';
-import { isMediaResult } from '../../shared/ops/types.ts';
+import { AnnotatedResult, isMediaResult } from '../../shared/ops/types.ts';
 import type { JobRecord } from '../../shared/jobs/types.ts';
 import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
 
@@ -15,7 +15,7 @@ export interface Submission {
 }
 
 export type Outcome =
-  | { kind: 'value'; status: number; mediaType: MediaType; value: unknown }
+  | { kind: 'value'; status: number; mediaType: MediaType; value: unknown; headers?: Record<string, string>; note?: string }
   | { kind: 'job'; status: 202; submission: Submission; record: JobRecord };
 
 export interface ExecOptions {
@@ -59,6 +59,10 @@ async function waitWithProgress(ctx: ApiContext, record: JobRecord, opts: ExecOp
 }
 
 function wrap(op: OpDef, value: unknown, status: number): Outcome {
+  if (value instanceof AnnotatedResult) {
+    const inner = wrap(op, value.value, status);
+    return inner.kind === 'value' ? { ...inner, headers: value.headers, ...(value.note ? { note: value.note } : {}) } : inner;
+  }
   if (isMediaResult(value)) return { kind: 'value', status, mediaType: value.mediaType, value: value.body };
   return { kind: 'value', status, mediaType: op.output, value };
 }

@@ -88,6 +88,7 @@ export async function chemRoutes(app: FastifyInstance, opts: ChemRouteOptions) {
             return reply.code(202).header('location', outcome.submission.status_url).send(outcome.submission);
           }
           const type = outcome.mediaType === 'application/json' ? 'application/json; charset=utf-8' : `${outcome.mediaType}; charset=utf-8`;
+          if (outcome.headers) reply.headers(outcome.headers);
           return reply.code(outcome.status).type(type).send(encodeBody(outcome.mediaType, outcome.value));
         },
       });

@@ -55,7 +55,7 @@ export function createMcpServer(opts: McpOptions): Server {
         return { content: [{ type: 'text', text: JSON.stringify(outcome.submission, null, 2) }] };
       }
       const text = outcome.mediaType === 'application/json' ? JSON.stringify(outcome.value ?? null, null, 2) : encodeBody(outcome.mediaType, outcome.value);
-      return { content: [{ type: 'text', text }] };
+      return { content: [{ type: 'text', text }, ...(outcome.note ? [{ type: 'text' as const, text: outcome.note }] : [])] };
     } catch (e) {
       return { isError: true, content: [{ type: 'text', text: errorText(name, e) }] };
     }

@@ -1,4 +1,5 @@
 /** Worker tasks of the conversion and 2D-depiction family; see convert.ts for the registry entries. */
+import { AppError } from '../errors.ts';
 import { withMol } from '../chem/rdkit.ts';
 import {
   canonicalKekule, cxsmiles, formats, inchi, inchikey, molblock2D, resolveRepresentation, toCanonicalSmiles, type Representation,
@@ -18,7 +19,9 @@ export const convertTasks: TaskTable = {
   generate_formats: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => formats(rdkit, m)),
   smiles_to_smarts: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => m.get_smarts()),
 
-  generate_smiles: (a: { input_text: string; representation: Representation }, { rdkit }) => {
+  generate_smiles: (a: { input_text: string; representation: Representation | 'iupac' }, { rdkit }) => {
+    // Names are resolved api side (convert.names.ts: OPSIN, catalog, external database).
+    if (a.representation === 'iupac') throw new AppError(422, 'Chemical names are read by the api handler of generate_smiles, not by this task', 'invalid_input');
     const kind = resolveRepresentation(a.input_text, a.representation);
     if (kind !== 'selfies') return toCanonicalSmiles(rdkit, a.input_text, kind);
     const decoded = selfiesToSmiles(a.input_text.trim());

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { defineOp, type OpDef } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';
+import { generateSmiles } from './convert.names.ts';
 
 const rdkitOnly = () => toolkit(['rdkit'] as const);
 const base = { tag: 'convert', method: 'GET' as const, mode: 'quick' as const };
@@ -28,16 +29,25 @@ export const convertOps: OpDef[] = [
     path: '/convert/smiles',
     summary: 'Generate SMILES from a given input',
     description:
-      'Reads a structure and answers its RDKit canonical isomeric SMILES (a JSON string). `representation=auto` ' +
-      'recognises SMILES, CXSMILES, V2000/V3000 molblocks and SELFIES (a string of bracket symbols with at least ' +
-      'one SELFIES-only symbol such as [Branch1], [Ring1] or [=C]); InChI, InChIKey and PDB are recognised and ' +
-      'refused with 422 naming the format. IUPAC names (the original service used OPSIN, a Java library) are not read.',
+      'Reads a structure or a chemical name and answers its RDKit canonical isomeric SMILES (a JSON string). ' +
+      '`representation=auto` recognises SMILES, CXSMILES, V2000/V3000 molblocks and SELFIES (a string of bracket symbols ' +
+      'with at least one SELFIES-only symbol such as [Branch1], [Ring1] or [=C]); InChI, InChIKey and PDB are recognised ' +
+      'and refused with 422 naming the format; an input none of these readers accepts that looks like a name is read as ' +
+      'a name. `representation=iupac` reads IUPAC and trivial names, trying in order OPSIN (when a Java runtime and OPSIN ' +
+      'are installed; see /health), the catalog\'s names, IUPAC names and synonyms, then the external compound database ' +
+      '(EXTDB_URL, PubChem by default). The answer for a name is the same JSON string; the response header `x-resolver` ' +
+      '(`opsin`, `catalog` or `extdb`; over MCP a second text content) says which resolver answered. An unresolvable name ' +
+      'is a 422 saying what each resolver answered.',
     args: z.object({
-      input_text: z.string().min(1).max(100_000).describe('The structure: SMILES, CXSMILES, molblock or SELFIES'),
-      representation: z.enum(['auto', 'smiles', 'cxsmiles', 'molblock', 'selfies']).default('auto').describe('Notation of input_text; auto detects it'),
+      input_text: z.string().min(1).max(100_000).describe('The structure (SMILES, CXSMILES, molblock, SELFIES) or a chemical name'),
+      representation: z
+        .enum(['auto', 'iupac', 'smiles', 'cxsmiles', 'molblock', 'selfies'])
+        .default('auto')
+        .describe('Notation of input_text; auto detects it; iupac: an IUPAC or trivial name'),
     }),
     output: 'application/json',
     task: 'generate_smiles',
+    api: generateSmiles,
   }),
   defineOp({
     ...base,

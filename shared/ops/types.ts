@@ -71,6 +71,19 @@ export interface MediaResult {
   body: string;
 }
 
+/**
+ * A result that also tells how it was obtained: the HTTP layer sends `value` as if it had been
+ * returned bare, plus `headers`; MCP adds `note` as a second text content after the result.
+ * (generate_smiles names the resolver of a chemical name this way; docs/names.md.)
+ */
+export class AnnotatedResult {
+  constructor(
+    readonly value: unknown,
+    readonly headers: Record<string, string>,
+    readonly note?: string,
+  ) {}
+}
+
 export function isMediaResult(v: unknown): v is MediaResult {
   return !!v && typeof v === 'object' && typeof (v as MediaResult).mediaType === 'string'
     && typeof (v as MediaResult).body === 'string' && Object.keys(v).length === 2;
