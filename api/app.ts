@@ -53,6 +53,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     jobs: runner.kind,
     store: config.MONGO_URL ? 'mongo' : 'embedded',
     ...(services.seed ? { demo_import: services.seed.status() } : {}),
+    structure_search: services.searchIndex.status(),
     opsin: opsinHealth(),
   });
   app.get('/health', health);
@@ -84,6 +85,6 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     longWaitMs,
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
   });
-  await app.register(catalogPlugin, { store, derive: services.derive, registration: config.CATALOG_REGISTRATION });
+  await app.register(catalogPlugin, { store, derive: services.derive, registration: config.CATALOG_REGISTRATION, structure: services.structure });
   return app;
 }

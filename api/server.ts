@@ -31,6 +31,9 @@ await app.listen({ port: config.PORT, host: config.HOST });
 // A newcomer's empty embedded catalog fills with the LOTUS demo set in the background (the api
 // answers meanwhile; /health reports progress).
 if (config.SEED_DEMO) services.seed = await seedDemoIfEmpty(services.store, { derive: services.derive, log: app.log });
+// The structure-search index: fingerprints for molecules stored without them, then the index
+// (inline) or its copy in Redis (distributed); /health reports progress.
+services.searchIndex.start().catch((err: unknown) => app.log.error({ err }, 'structure search index failed'));
 app.log.info(
   { jobs: services.runner.kind, store: config.MONGO_URL ? 'mongo' : 'embedded', threads: services.pool ? config.WORKERS : 0, version: config.RELEASE_VERSION },
   'natprod ready',

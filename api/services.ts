@@ -14,6 +14,11 @@ import { createInlineRunner } from '../shared/jobs/inline.ts';
 import type { JobRunner } from '../shared/jobs/types.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
 import { createPool, type ChemPool } from '../workers/pool.ts';
+import { Redis } from 'ioredis';
+import { StructureSearch } from '../shared/catalog/structure.ts';
+import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus, type SearchFeed } from '../shared/catalog/structure-feed.ts';
+import { SearchService } from '../workers/search/service.ts';
+import { RedisSearchPublisher } from '../workers/search/redis-feed.ts';
 
 export interface Services {
   config: Config;
@@ -26,6 +31,14 @@ export interface Services {
   derive: (input: DeriveInput) => Promise<DerivedMolecule>;
   /** The background demo import, when the server started one. */
   seed?: SeedHandle;
+  /** Catalog structure search (exact, substructure, similarity). */
+  structure: StructureSearch;
+  /** The structure-search index: built (inline) or published (distributed) by `start()`. */
+  searchIndex: {
+    /** Backfills missing fingerprints, then builds or publishes the index; resolves when done. */
+    start(): Promise<void>;
+    status(): Record<string, unknown>;
+  };
   close(graceMs?: number): Promise<void>;
 }
 
@@ -58,15 +71,73 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
     runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });
   }
   metrics.watchQueues(() => runner.depth());
-  const store = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
+  const raw = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
+
+  // Structure search: the inline mode keeps the index on its own threads; the distributed mode
+  // publishes the molecules to Redis, from which each worker process keeps its copy.
+  let feed: SearchFeed;
+  let index: SearchService | undefined;
+  let publisher: RedisSearchPublisher | undefined;
+  let redis: Redis | undefined;
+  if (pool) {
+    const svc = new SearchService(pool);
+    index = svc;
+    const logFailure = (e: unknown) => console.error(`structure search index: ${(e as Error)?.message ?? e}`);
+    feed = {
+      // Not awaited: the index applies writes in order, and a search waits for those before it.
+      put: async (rows) => void svc.apply(rows).catch(logFailure),
+      remove: async (ids) => void svc.apply([], ids).catch(logFailure),
+      rebuild: (pages, expected) => svc.rebuild(pages, expected),
+    };
+  } else {
+    redis = new Redis(config.REDIS_URL!, { maxRetriesPerRequest: 2, lazyConnect: false });
+    redis.on('error', () => {});
+    publisher = new RedisSearchPublisher(redis, config.QUEUE_PREFIX);
+    feed = publisher;
+  }
+  const store = observeMolecules(raw, () => feed);
+  const backfill: BackfillStatus = { state: 'idle', missing: 0, done: 0, unreadable: 0 };
+  let published: { state: string; error?: string } = { state: 'idle' };
+  let ensureTimer: NodeJS.Timeout | undefined;
+  const stopping = new AbortController();
+  const searchIndex: Services['searchIndex'] = {
+    async start() {
+      await backfillFingerprints(raw, runner, backfill, stopping.signal);
+      if (stopping.signal.aborted) return;
+      const expected = await raw.count('molecules', {});
+      if (index) return index.rebuild(storePages(raw), expected);
+      published = { state: 'publishing' };
+      try {
+        await publisher!.ensure(storePages(raw));
+        published = { state: 'published' };
+      } catch (e) {
+        published = { state: 'failed', error: (e as Error)?.message };
+      }
+      // Redis may lose the published molecules (a restart without persistence): put them back.
+      ensureTimer ??= setInterval(() => {
+        publisher!.ensure(storePages(raw)).then(
+          (did) => did && (published = { state: 'published' }),
+          () => {},
+        );
+      }, 10_000);
+      ensureTimer.unref();
+    },
+    status() {
+      return { backfill: { ...backfill }, index: index ? index.health() : published };
+    },
+  };
   const services: Services = {
     config,
     metrics,
     runner,
     store,
     pool,
+    structure: new StructureSearch(runner, store),
+    searchIndex,
     derive: async (input) => (await runner.run('derive_molecule', 'derive_molecule', input)) as DerivedMolecule,
     async close(graceMs = config.SHUTDOWN_GRACE_MS) {
+      stopping.abort();
+      if (ensureTimer) clearInterval(ensureTimer);
       await services.seed?.stop();
       await runner.close();
       if (pool) {
@@ -75,7 +146,8 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
         const late = await Promise.race([closing.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
         if (late) await pool.destroy();
       }
-      await store.close();
+      redis?.disconnect();
+      await raw.close();
     },
   };
   return services;

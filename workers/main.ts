@@ -8,6 +8,9 @@ import { loadConfigOrExit } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
 import { startConsumers } from './consumer.ts';
 import { createPool } from './pool.ts';
+import { Redis } from 'ioredis';
+import { SearchService } from './search/service.ts';
+import { startWorkerSearch } from './search/redis-feed.ts';
 
 const config = loadConfigOrExit();
 if (!config.REDIS_URL) {
@@ -21,6 +24,12 @@ const log = (msg: string, extra: Record<string, unknown> = {}) =>
 const pool = createPool(config.WORKERS);
 const metrics = createMetrics('worker', config.RELEASE_VERSION);
 metrics.watchPool(() => pool.utilization, () => pool.threads.length);
+
+// Catalog structure search: this process's own index, followed from what the api publishes.
+const search = new SearchService(pool);
+const searchRedis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+searchRedis.on('error', () => {});
+const stopSearch = startWorkerSearch({ redis: searchRedis, prefix: config.QUEUE_PREFIX, service: search, log });
 
 const consumers = await startConsumers({
   redisUrl: config.REDIS_URL,
@@ -36,7 +45,7 @@ const server = createServer(async (req, res) => {
   if (req.url === '/health') {
     const ready = consumers.workers.every((w) => w.isRunning());
     res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ready ? 'OK' : 'STARTING', version: config.RELEASE_VERSION, threads: pool.threads.length }));
+    res.end(JSON.stringify({ status: ready ? 'OK' : 'STARTING', version: config.RELEASE_VERSION, threads: pool.threads.length, structure_search: search.health() }));
   } else if (req.url === '/metrics') {
     res.writeHead(200, { 'content-type': metrics.registry.contentType });
     res.end(await metrics.registry.metrics());
@@ -55,7 +64,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log('shutting down', { signal });
+  stopSearch();
   await consumers.close(config.SHUTDOWN_GRACE_MS);
+  searchRedis.disconnect();
   await pool.destroy();
   server.close();
   process.exit(0);

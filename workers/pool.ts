@@ -35,6 +35,13 @@ export interface RunHooks {
 /** A running task: a promise of its value that can also be cancelled and asked whether it started. */
 export type TaskRun = Promise<unknown> & { cancel(): void; started(): boolean };
 
+/**
+ * A task that runs on the pool's own (main) thread because it coordinates thread tasks rather
+ * than doing chemistry itself (catalog structure search splits a scan into range tasks). It
+ * receives an abort signal for cancellation and its time limit.
+ */
+export type LocalTask = (args: unknown, signal: AbortSignal) => Promise<unknown>;
+
 /** How long a cancelled task may take to notice the cooperative abort before its thread is killed. */
 const ABORT_GRACE_MS = 1_000;
 /**
@@ -62,6 +69,7 @@ export class ChemPool {
   private readonly channel: BroadcastChannel;
   private readonly inflight = new Map<number, InFlight>();
   private seq = 0;
+  private readonly local = new Map<string, LocalTask>();
 
   constructor(threads: number, log: (msg: string, err: unknown) => void = defaultLog) {
     const data: ThreadData = {
@@ -109,6 +117,27 @@ export class ChemPool {
 
   private closing = false;
 
+  /** Makes `task` a local task: `run(task, ...)` calls `fn` on this thread (see LocalTask). */
+  registerLocal(task: string, fn: LocalTask): void {
+    this.local.set(task, fn);
+  }
+
+  private runLocal(fn: LocalTask, task: string, args: unknown, hooks: RunHooks): TaskRun {
+    const controller = new AbortController();
+    const stop = (e: AppError) => controller.abort(e);
+    const onAbort = () => stop(new AppError(499, 'Job cancelled', 'cancelled'));
+    hooks.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => stop(new AppError(504, `Task ${task} exceeded its time limit of ${hooks.timeoutMs} ms`, 'timeout')), hooks.timeoutMs);
+    timer.unref();
+    hooks.onStart?.();
+    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    const p = Promise.race([fn(args, controller.signal), aborted]).finally(() => {
+      clearTimeout(timer);
+      hooks.signal?.removeEventListener('abort', onAbort);
+    });
+    return Object.assign(p, { cancel: onAbort, started: () => true });
+  }
+
   close() {
     this.closing = true;
     return this.piscina.close();
@@ -126,6 +155,8 @@ export class ChemPool {
    * thread is replaced), 500 when the thread died (the pool replaces it).
    */
   run(task: string, args: unknown, hooks: RunHooks): TaskRun {
+    const local = this.local.get(task);
+    if (local) return this.runLocal(local, task, args, hooks);
     this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
     const seq = this.seq;
     Atomics.store(this.states, stateIndex(seq), TASK_PENDING);

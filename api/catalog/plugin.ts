@@ -19,6 +19,8 @@ import { search } from '../../shared/catalog/search.ts';
 import type { CatalogStore } from '../../shared/catalog/store/types.ts';
 import { Errors, HttpError, ValidationError, type CatalogUser } from '../../shared/catalog/types.ts';
 import { validateSearch } from '../../shared/catalog/validate-search.ts';
+import type { StructureSearch } from '../../shared/catalog/structure.ts';
+import { structureRoutes } from './structure-routes.ts';
 
 export interface CatalogPluginOptions {
   store: CatalogStore;
@@ -31,6 +33,8 @@ export interface CatalogPluginOptions {
   background?: BackgroundWork;
   /** Self-registration (`POST /api/auth/register`, CATALOG_REGISTRATION); off: that route answers 403. */
   registration?: boolean;
+  /** Structure search (`POST /api/search`, structure operators in searches); absent: not offered. */
+  structure?: StructureSearch;
 }
 
 export const REGISTRATION_OFF = 'Self-registration is disabled on this server: ask its administrator for an account.';
@@ -92,10 +96,12 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
     return { logout: 'Successful' };
   });
 
+  if (opts.structure) structureRoutes(app, opts.structure);
+
   for (const name of ROUTED) {
     const r = RESOURCES[name];
     const base = `/api/${name}`;
-    const ctx = (req: FastifyRequest) => ({ store, derive, background, user: req.catalogUser });
+    const ctx = (req: FastifyRequest) => ({ store, derive, background, user: req.catalogUser, structure: opts.structure?.resolve });
     const viewAny = (req: FastifyRequest) => {
       if (!can(req.catalogUser, 'viewAny', undefined, r)) throw new HttpError(403, 'This action is unauthorized.');
     };

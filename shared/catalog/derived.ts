@@ -1,3 +1,5 @@
+import type { StoredFingerprints } from '../chem/search/fingerprints.ts';
+
 /**
  * What a worker derives from a molecule's structure when a catalog molecule is created or
  * updated (task `derive_molecule`). Shared by the catalog (api side) and the task (worker side).
@@ -39,6 +41,8 @@ export interface DerivedMolecule {
   murcko_framework: string | null;
   /** Stored as given: extra fields a derivation adds (sugar flags, NP-likeness ...) pass through. */
   properties: DerivedProperties;
+  /** Structure-search fingerprints (shared/chem/search/fingerprints.ts), stored with the molecule. */
+  fingerprints?: StoredFingerprints;
 }
 
 /**
@@ -57,5 +61,6 @@ export function derivedFields(d: DerivedMolecule): Record<string, unknown> {
     has_stereo: d.has_stereo,
     murcko_framework: d.murcko_framework,
     ...(d.sugar_free_smiles !== undefined ? { sugar_free_smiles: d.sugar_free_smiles } : {}),
+    ...(d.fingerprints ? { fingerprints: d.fingerprints } : {}),
   };
 }

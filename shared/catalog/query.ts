@@ -7,7 +7,8 @@
 import { likeToRegex, prefixUpperBound } from './like.ts';
 import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef } from './resources.ts';
 import type { CatalogStore, CollectionName, Filter, SortKey } from './store/types.ts';
-import type { FilterInput, SearchInput } from './types.ts';
+import { HttpError, type FilterInput, type SearchInput } from './types.ts';
+import { STRUCTURE_OPERATORS } from './validate-search.ts';
 
 export interface Translated {
   filter: Filter;
@@ -19,8 +20,13 @@ export interface Translated {
   page: number;
 }
 
+/** Resolves a structure condition to a filter (an id list, or an InChIKey test for `exact`). */
+export type StructureResolver = (f: FilterInput) => Promise<Filter>;
+
 export interface TranslateCtx {
   store: CatalogStore;
+  /** Structure conditions (`substructure`, `similar`, `exact`); absent: they are refused. */
+  structure?: StructureResolver;
   /** dotted prefix when the resource is embedded in the queried collection (properties) */
   prefix?: string;
   /** the queried collection when the resource is embedded in it */
@@ -144,6 +150,11 @@ async function translateLeaf(r: ResourceDef, field: string, op: string, value: u
   return { [pre + 'id']: { $in: ids } };
 }
 
+async function structureLeaf(f: FilterInput, ctx: TranslateCtx): Promise<Filter> {
+  if (!ctx.structure) throw new HttpError(422, `The ${f.operator} operator is not available here.`);
+  return ctx.structure(f);
+}
+
 /** Filters of one level: AND runs split by each `or`, so AND binds tighter than OR. */
 export async function translateFilters(r: ResourceDef, filters: FilterInput[] | undefined, ctx: TranslateCtx): Promise<Filter> {
   if (!filters?.length) return {};
@@ -151,7 +162,9 @@ export async function translateFilters(r: ResourceDef, filters: FilterInput[] | 
   for (const [i, f] of filters.entries()) {
     const atom = f.nested
       ? await translateFilters(r, f.nested, ctx)
-      : await translateLeaf(r, f.field!, f.operator ?? '=', f.value, ctx);
+      : STRUCTURE_OPERATORS.includes(f.operator ?? '=')
+        ? await structureLeaf(f, ctx)
+        : await translateLeaf(r, f.field!, f.operator ?? '=', f.value, ctx);
     if (i > 0 && f.type === 'or') runs.push([atom]);
     else runs[runs.length - 1].push(atom);
   }

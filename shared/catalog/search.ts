@@ -1,5 +1,5 @@
 /** Executes a validated search: page query, includes, aggregates, gates, flat paginator. */
-import { and, translateFilters, translateSearch, translateSort } from './query.ts';
+import { and, translateFilters, translateSearch, translateSort, type StructureResolver } from './query.ts';
 import { GATE_KEYS, can } from './policy.ts';
 import { RESOURCES, relation, stored, type RelationDef, type ResourceDef } from './resources.ts';
 import type { CatalogStore, Doc, Filter } from './store/types.ts';
@@ -7,6 +7,8 @@ import type { AggregateInput, CatalogUser, IncludeInput, SearchInput } from './t
 
 export interface Ctx {
   store: CatalogStore;
+  /** Resolves structure conditions (catalog structure search); absent: they are refused. */
+  structure?: StructureResolver;
   user?: CatalogUser;
 }
 
@@ -50,7 +52,7 @@ async function addIncludes(r: ResourceDef, docs: Doc[], out: Rec[], includes: In
     if (rel.storage === 'embedded') {
       let keep = new Set(docs.map((d) => d.id));
       if (inc.filters?.length) {
-        const f = await translateFilters(target, inc.filters, { store: ctx.store, prefix: `${rel.name}.`, collection: r.collection! });
+        const f = await translateFilters(target, inc.filters, { store: ctx.store, structure: ctx.structure, prefix: `${rel.name}.`, collection: r.collection! });
         const hit = await ctx.store.find(r.collection!, and([{ id: { $in: [...keep] } }, f]), { fields: ['id'] });
         keep = new Set(hit.map((d) => d.id));
       }
@@ -61,7 +63,7 @@ async function addIncludes(r: ResourceDef, docs: Doc[], out: Rec[], includes: In
       });
       continue;
     }
-    const q = await translateSearch(target, { ...inc, page: 1 }, { store: ctx.store });
+    const q = await translateSearch(target, { ...inc, page: 1 }, { store: ctx.store, structure: ctx.structure });
     // without a limit an include is unbounded in Lomkit; we cap it at 1000 rows per parent
     const limit = inc.limit ?? 1000;
     for (const [i, d] of docs.entries()) {
@@ -93,7 +95,7 @@ async function addAggregates(r: ResourceDef, docs: Doc[], out: Rec[], aggs: Aggr
     if (rel.storage === 'embedded') {
       let keep = new Set(docs.filter((d) => d[rel.name]).map((d) => d.id));
       if (a.filters?.length) {
-        const f = await translateFilters(target, a.filters, { store: ctx.store, prefix: `${rel.name}.`, collection: r.collection! });
+        const f = await translateFilters(target, a.filters, { store: ctx.store, structure: ctx.structure, prefix: `${rel.name}.`, collection: r.collection! });
         keep = new Set((await ctx.store.find(r.collection!, and([{ id: { $in: [...keep] } }, f]), { fields: ['id'] })).map((d) => d.id));
       }
       docs.forEach((d, i) => {
@@ -102,7 +104,7 @@ async function addAggregates(r: ResourceDef, docs: Doc[], out: Rec[], aggs: Aggr
       });
       continue;
     }
-    const f = await translateFilters(target, a.filters, { store: ctx.store });
+    const f = await translateFilters(target, a.filters, { store: ctx.store, structure: ctx.structure });
     for (const [i, d] of docs.entries()) {
       const fields = a.field ? [stored(target, a.field)] : ['id'];
       const rows = await related(rel, d, f, ctx, { fields });
@@ -119,7 +121,7 @@ function withGates(r: ResourceDef, doc: Rec, rec: Rec, s: SearchInput, ctx: Ctx)
 }
 
 export async function search(r: ResourceDef, s: SearchInput, ctx: Ctx) {
-  const q = await translateSearch(r, s, { store: ctx.store });
+  const q = await translateSearch(r, s, { store: ctx.store, structure: ctx.structure });
   const [total, docs] = await Promise.all([
     ctx.store.count(r.collection!, q.filter),
     ctx.store.find(r.collection!, q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
@@ -142,7 +144,7 @@ export async function search(r: ResourceDef, s: SearchInput, ctx: Ctx) {
 
 /** Every record id matching a search (no pagination; `limit` caps it), for actions. */
 export async function matchingIds(r: ResourceDef, s: SearchInput, ctx: Ctx): Promise<number[]> {
-  const q = await translateSearch(r, s, { store: ctx.store });
+  const q = await translateSearch(r, s, { store: ctx.store, structure: ctx.structure });
   const docs = await ctx.store.find(r.collection!, q.filter, { sort: q.sort, limit: s.limit ?? 0, fields: ['id'] });
   return docs.map((d) => d.id);
 }

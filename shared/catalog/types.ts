@@ -5,6 +5,10 @@ export interface FilterInput {
   value?: unknown;
   type?: 'and' | 'or';
   nested?: FilterInput[];
+  /** Structure operators (`substructure`, `similar`, `exact` on molecules' canonical_smiles). */
+  threshold?: number;
+  use_chirality?: boolean;
+  query_type?: 'smiles' | 'smarts';
 }
 
 export interface IncludeInput extends SearchInput {

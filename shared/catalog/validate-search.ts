@@ -6,7 +6,12 @@
 import { RESOURCES, relation, type FieldType, type ResourceDef } from './resources.ts';
 import { Errors, type FilterInput, type SearchInput } from './types.ts';
 
-export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in'];
+/** Operators on structures, answered by catalog structure search. */
+export const STRUCTURE_OPERATORS = ['substructure', 'similar', 'exact'];
+/** Longest structure query text (a SMILES, SMARTS or molblock). */
+export const MAX_STRUCTURE_QUERY = 20_000;
+
+export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', ...STRUCTURE_OPERATORS];
 const GATES = ['viewAny', 'view', 'create', 'update', 'delete', 'restore', 'forceDelete'];
 const AGG = ['count', 'min', 'max', 'avg', 'sum', 'exists'];
 
@@ -85,6 +90,7 @@ function validateFilter(r: ResourceDef, f: unknown, key: string, depth: number, 
     return out;
   }
   out.operator = op;
+  if (STRUCTURE_OPERATORS.includes(op)) return validateStructureFilter(r, f, out, key, e);
   const v = f.value;
   const vkey = `${key}.value`;
   const required = `The ${vkey} field is required when ${key}.nested is not present.`;
@@ -224,4 +230,35 @@ export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Err
     return { relation: o.relation as string, type: type as never, field: o.field as string | undefined, alias: typeof o.alias === 'string' ? o.alias : undefined, filters };
   });
   return s;
+}
+
+/**
+ * A structure condition on molecules: `{field: "canonical_smiles", operator: "substructure" |
+ * "similar" | "exact", value: SMILES (or SMARTS, or an InChIKey for exact), threshold?,
+ * use_chirality?, query_type?}`. Resolved by the chemistry threads (shared/catalog/structure.ts).
+ */
+function validateStructureFilter(r: ResourceDef, f: Record<string, unknown>, out: FilterInput, key: string, e: Errors): FilterInput {
+  const op = out.operator!;
+  if (r.name !== 'molecules' || (out.field !== undefined && out.field !== 'canonical_smiles')) {
+    e.add(`${key}.operator`, `The ${key}.operator ${op} applies to the canonical_smiles field of molecules only.`);
+  }
+  const v = f.value;
+  if (typeof v !== 'string' || !v.trim()) e.add(`${key}.value`, `The ${key}.value field must be a structure (SMILES, SMARTS or InChIKey).`);
+  else if (v.length > MAX_STRUCTURE_QUERY) e.add(`${key}.value`, `The ${key}.value field must not be greater than ${MAX_STRUCTURE_QUERY} characters.`);
+  else out.value = v.trim();
+  if (f.threshold !== undefined) {
+    if (op !== 'similar') e.add(`${key}.threshold`, `The ${key}.threshold field is only allowed with the similar operator.`);
+    else if (typeof f.threshold !== 'number' || !Number.isFinite(f.threshold) || f.threshold < 0 || f.threshold > 1) {
+      e.add(`${key}.threshold`, `The ${key}.threshold field must be a number between 0 and 1.`);
+    } else out.threshold = f.threshold;
+  }
+  if (f.use_chirality !== undefined) {
+    if (typeof f.use_chirality !== 'boolean') e.add(`${key}.use_chirality`, `The ${key}.use_chirality field must be true or false.`);
+    else out.use_chirality = f.use_chirality;
+  }
+  if (f.query_type !== undefined) {
+    if (f.query_type !== 'smiles' && f.query_type !== 'smarts') e.add(`${key}.query_type`, `The selected ${key}.query_type is invalid.`);
+    else out.query_type = f.query_type;
+  }
+  return out;
 }

@@ -23,6 +23,7 @@ import { molecularFormula } from './descriptors-formula.ts';
 import { morganGraph } from './morgan-env.ts';
 import { requireInchi, structureRecord } from './preprocess-record.ts';
 import { removeSugars } from './sugars.ts';
+import { searchFingerprints } from './search/fingerprints.ts';
 
 /**
  * The aglycone as COCONUT and LOTUS store it (`sugar_free_smiles`): every circular and linear
@@ -118,6 +119,7 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
         has_stereo: record.stereo.defined,
         murcko_framework: murcko,
         properties: deriveProperties(rdkit, mol, murcko),
+        fingerprints: searchFingerprints(mol),
       };
     },
     what,

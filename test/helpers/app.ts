@@ -13,6 +13,9 @@ import { loadConfig, type Config } from '../../shared/config.ts';
 import { startConsumers, type Consumers } from '../../workers/consumer.ts';
 import { createPool, type ChemPool } from '../../workers/pool.ts';
 import { testPrefix, testRedis } from './redis.ts';
+import { Redis } from 'ioredis';
+import { SearchService } from '../../workers/search/service.ts';
+import { startWorkerSearch } from '../../workers/search/redis-feed.ts';
 
 export type Mode = 'inline' | 'bullmq';
 
@@ -21,7 +24,7 @@ export interface TestApp {
   services: Services;
   config: Config;
   /** bullmq mode: the worker side's pool and consumers. */
-  worker?: { pool: ChemPool; consumers: Consumers };
+  worker?: { pool: ChemPool; consumers: Consumers; stopSearch: () => void };
 }
 
 type Tap = { teardown: (fn: () => unknown) => void };
@@ -40,6 +43,11 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: testPrefix(),
     JOB_LOCK_MS: '5000',
+    // Suites fire many requests from one address: limits are off here; test/api/limits*.test.ts sets them.
+    RATE_LIMIT_QUICK: '0',
+    RATE_LIMIT_LONG: '0',
+    RATE_LIMIT_WRITES: '0',
+    LONG_JOBS_PER_CLIENT: '0',
     ...(redis ? { REDIS_URL: redis.url } : {}),
     ...env,
   });
@@ -48,13 +56,16 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
   if (redis) {
     const pool = createPool(config.WORKERS);
     const consumers = await startConsumers({ redisUrl: redis.url, prefix: config.QUEUE_PREFIX, pool, concurrency: config.WORKERS, lockMs: config.JOB_LOCK_MS });
-    worker = { pool, consumers };
+    const searchRedis = new Redis(redis.url, { maxRetriesPerRequest: 2 });
+    const stopSearch = startWorkerSearch({ redis: searchRedis, prefix: config.QUEUE_PREFIX, service: new SearchService(pool) });
+    worker = { pool, consumers, stopSearch: () => (stopSearch(), searchRedis.disconnect()) };
   }
   const app = await buildApp({ services });
   await app.ready();
   t.teardown(async () => {
     await app.close();
     if (worker) {
+      worker.stopSearch();
       await worker.consumers.close(0);
       await worker.pool.destroy();
     }

@@ -1,0 +1,127 @@
+/**
+ * Keeping the structure-search index in step with the catalog (api side). Every molecule write
+ * that goes through the store (mutate, actions, imports, demo seeding, rollbacks) is seen by a
+ * thin wrapper around the store and passed to the feed: in the inline mode the api's own index
+ * (workers/search/service.ts), in the distributed mode Redis, from which every worker process
+ * keeps its copy (workers/search/redis-feed.ts). At start, molecules stored without current
+ * fingerprints get them (the backfill), then the index is built from the store.
+ */
+import type { JobRunner } from '../jobs/types.ts';
+import { FP_VERSION, type StoredFingerprints } from '../chem/search/fingerprints.ts';
+import type { RowInput } from '../chem/search/rows.ts';
+import type { CatalogStore, CollectionName, Doc } from './store/types.ts';
+
+export interface SearchFeed {
+  put(rows: RowInput[]): Promise<void>;
+  remove(ids: number[]): Promise<void>;
+  /** Replaces the whole index with the store's molecules. */
+  rebuild(pages: () => AsyncIterable<RowInput[]>, expected: number): Promise<void>;
+}
+
+const rowOf = (d: Doc): RowInput => ({ id: d.id, smiles: d.canonical_smiles as string, fingerprints: d.fingerprints });
+
+/**
+ * The store, with its molecule writes told to `feed` after they succeed (awaited: a write is
+ * answered only once the index will see it). Reads pass through untouched.
+ */
+export function observeMolecules(store: CatalogStore, feed: () => SearchFeed | undefined): CatalogStore {
+  const put = async (docs: (Doc | null | undefined)[]) => {
+    const rows = docs.filter((d): d is Doc => !!d).map(rowOf);
+    if (rows.length) await feed()?.put(rows);
+  };
+  const wrapped: Partial<CatalogStore> = {
+    async insert(coll: CollectionName, doc: Record<string, unknown>) {
+      const out = await store.insert(coll, doc);
+      if (coll === 'molecules') await put([out]);
+      return out;
+    },
+    async insertMany(coll: CollectionName, docs: Record<string, unknown>[]) {
+      const out = await store.insertMany(coll, docs);
+      if (coll === 'molecules') await put(out);
+      return out;
+    },
+    async upsert(coll: CollectionName, field: string, value: unknown, set: Record<string, unknown>) {
+      const out = await store.upsert(coll, field, value, set);
+      if (coll === 'molecules' && (out.created || 'canonical_smiles' in set || 'fingerprints' in set)) await put([out.doc]);
+      return out;
+    },
+    async update(coll: CollectionName, id: number, set: Record<string, unknown>, unset?: string[]) {
+      const out = await store.update(coll, id, set, unset);
+      const touches = 'canonical_smiles' in set || 'fingerprints' in set || !!unset?.some((f) => f === 'canonical_smiles' || f === 'fingerprints');
+      if (coll === 'molecules' && touches) await put([out]);
+      return out;
+    },
+    async replace(coll: CollectionName, doc: Doc) {
+      await store.replace(coll, doc);
+      if (coll === 'molecules') await put([doc]);
+    },
+    async remove(coll: CollectionName, ids: number[]) {
+      const n = await store.remove(coll, ids);
+      if (coll === 'molecules' && ids.length) await feed()?.remove(ids);
+      return n;
+    },
+  };
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && key in wrapped) return wrapped[key as keyof CatalogStore];
+      const v = Reflect.get(target, key, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+const PAGE = 2000;
+
+/** The store's molecules as index rows, a page at a time in id order. */
+export function storePages(store: CatalogStore): () => AsyncIterable<RowInput[]> {
+  return async function* () {
+    let after = 0;
+    for (;;) {
+      const docs = await store.find('molecules', { id: { $gt: after } }, {
+        sort: [{ field: 'id', dir: 1, nulls: 'last' }],
+        limit: PAGE,
+        fields: ['canonical_smiles', 'fingerprints'],
+      });
+      if (!docs.length) return;
+      after = docs[docs.length - 1].id;
+      yield docs.map(rowOf);
+    }
+  };
+}
+
+export interface BackfillStatus {
+  state: 'idle' | 'running' | 'done' | 'failed';
+  missing: number;
+  done: number;
+  unreadable: number;
+  error?: string;
+}
+
+/**
+ * Computes and stores the search fingerprints of molecules that lack current ones, on the
+ * chemistry threads (task `catalog_fingerprints`), writing through `raw` (the unobserved store:
+ * the index is built afterwards anyway).
+ */
+export async function backfillFingerprints(raw: CatalogStore, runner: JobRunner, status: BackfillStatus, signal?: AbortSignal): Promise<void> {
+  const stale = { $or: [{ fingerprints: null }, { fingerprints: { $exists: false } }, { 'fingerprints.v': { $ne: FP_VERSION } }] };
+  status.state = 'running';
+  status.missing = await raw.count('molecules', stale);
+  let after = 0;
+  try {
+    while (!signal?.aborted) {
+      const docs = await raw.find('molecules', { $and: [{ id: { $gt: after } }, stale] }, { sort: [{ field: 'id', dir: 1, nulls: 'last' }], limit: 200, fields: ['canonical_smiles'] });
+      if (!docs.length) break;
+      after = docs[docs.length - 1].id;
+      const rows = docs.filter((d) => typeof d.canonical_smiles === 'string').map((d) => ({ id: d.id, smiles: d.canonical_smiles as string }));
+      const r = (await runner.run('catalog_backfill', 'catalog_fingerprints', { rows })) as { items: { id: number; fingerprints: StoredFingerprints }[]; failed: number[] };
+      for (const it of r.items) await raw.update('molecules', it.id, { fingerprints: it.fingerprints });
+      status.done += docs.length;
+      status.unreadable += r.failed.length + (docs.length - rows.length);
+    }
+    status.state = 'done';
+  } catch (e) {
+    status.state = 'failed';
+    status.error = (e as Error)?.message ?? String(e);
+    throw e;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Catalog structure search, api side: exact (by standard InChIKey, in the store), substructure
+ * and similarity (a `catalog_search` call answered by the chemistry side's index: the api's own
+ * threads in the inline mode, a worker process in the distributed mode). Used by
+ * `POST /api/search`, by the structure operators inside a Lomkit search, and by the MCP tool
+ * `search_catalog`.
+ */
+import type { JobRunner } from '../jobs/types.ts';
+import { AppError } from '../errors.ts';
+import type { CatalogStore, Doc, Filter } from './store/types.ts';
+import type { FilterInput } from './types.ts';
+
+export const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
+
+export interface StructureQuery {
+  type: 'exact' | 'substructure' | 'similarity';
+  query: string;
+  /** SMILES or SMARTS; absent: SMILES when it parses as SMILES, else SMARTS. */
+  query_type?: 'smiles' | 'smarts';
+  use_chirality?: boolean;
+  threshold?: number;
+}
+
+/** What the chemistry side answers for `catalog_search` (workers/search/service.ts). */
+interface ScanAnswer {
+  ids: number[];
+  scores?: number[];
+  total: number | null;
+  more: boolean;
+}
+
+export interface StructureHits {
+  ids: number[];
+  scores?: number[];
+  total: number | null;
+  more: boolean;
+}
+
+export class StructureSearch {
+  constructor(
+    private readonly runner: JobRunner,
+    readonly store: CatalogStore,
+  ) {}
+
+  /** The store filter of an exact query: the whole InChIKey, or its skeleton block without chirality. */
+  async exactFilter(query: string, useChirality = true, queryType: 'smiles' | 'smarts' = 'smiles'): Promise<Filter> {
+    const text = query.trim();
+    const key = INCHIKEY.test(text)
+      ? text
+      : ((await this.runner.run('catalog_search', 'catalog_query_key', { query: text, query_type: queryType })) as { inchikey: string }).inchikey;
+    if (useChirality) return { standard_inchi_key: key };
+    const skeleton = key.slice(0, 14);
+    // A range on the indexed key: every key with this first block.
+    return { standard_inchi_key: { $gte: `${skeleton}-`, $lt: `${skeleton}.` } };
+  }
+
+  /** Exact-match ids, lowest first. */
+  async exactIds(query: string, useChirality = true, queryType?: 'smiles' | 'smarts'): Promise<number[]> {
+    const docs = await this.store.find('molecules', await this.exactFilter(query, useChirality, queryType), { fields: ['id'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
+    return docs.map((d) => d.id);
+  }
+
+  private scan(q: StructureQuery, offset: number, limit: number, extra: { count?: boolean; exclude?: number[] } = {}): Promise<ScanAnswer> {
+    return this.runner.run('catalog_search', 'catalog_search', {
+      type: q.type,
+      query: q.query,
+      query_type: q.query_type ?? (q.type === 'similarity' ? 'smiles' : 'auto'),
+      use_chirality: !!q.use_chirality,
+      threshold: q.threshold ?? 0.7,
+      offset,
+      limit,
+      ...extra,
+    }) as Promise<ScanAnswer>;
+  }
+
+  /**
+   * One page of hits. Substructure: the exact matches first, then the other hits in id order;
+   * `count` scans everything for the total, else the scan stops after the page (total null).
+   * Similarity: by Tanimoto, best first (ties by id), with scores.
+   */
+  async page(q: StructureQuery, offset: number, limit: number, count = false): Promise<StructureHits> {
+    if (q.type === 'exact') {
+      const filter = await this.exactFilter(q.query, q.use_chirality ?? true, q.query_type);
+      const [total, docs] = await Promise.all([
+        this.store.count('molecules', filter),
+        this.store.find('molecules', filter, { fields: ['id'], sort: [{ field: 'id', dir: 1, nulls: 'last' }], skip: offset, limit }),
+      ]);
+      return { ids: docs.map((d) => d.id), total, more: offset + docs.length < total };
+    }
+    if (q.type === 'similarity') return this.scan(q, offset, limit);
+    // A SMARTS query has no InChIKey: nothing is listed first then.
+    // Only a query read as SMILES (given so, or auto-detected) has an exact match to list first.
+    const exact = q.query_type === 'smarts' ? [] : await this.exactIds(q.query, !!q.use_chirality, 'smiles').catch(() => [] as number[]);
+    const first = exact.slice(offset, offset + limit);
+    const rest = await this.scan(q, Math.max(0, offset - exact.length), limit - first.length, { count, exclude: exact });
+    const total = rest.total === null ? null : rest.total + exact.length;
+    return { ids: [...first, ...rest.ids], total, more: rest.more || offset + first.length < exact.length };
+  }
+
+  /** Every hit (for filters inside a catalog search and for exports). */
+  async allIds(q: StructureQuery): Promise<StructureHits> {
+    if (q.type === 'exact') {
+      const ids = await this.exactIds(q.query, q.use_chirality ?? true, q.query_type);
+      return { ids, total: ids.length, more: false };
+    }
+    return this.scan(q, 0, 0, { count: true });
+  }
+
+  /** The resolver of structure operators inside a Lomkit search. */
+  readonly resolve = async (f: FilterInput): Promise<Filter> => {
+    const value = String(f.value);
+    if (f.operator === 'exact') return this.exactFilter(value, f.use_chirality ?? true, f.query_type);
+    const type = f.operator === 'similar' ? 'similarity' : 'substructure';
+    const hits = await this.allIds({ type, query: value, query_type: f.query_type, use_chirality: f.use_chirality, threshold: f.threshold });
+    return { id: { $in: hits.ids } };
+  };
+}
+
+/** Documents in the order of `ids`. */
+export async function docsInOrder(store: CatalogStore, ids: number[]): Promise<Doc[]> {
+  return ids.length ? store.findByIds('molecules', ids) : [];
+}
+
+export function assertThreshold(t: unknown): number | undefined {
+  if (t === undefined || t === null) return undefined;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1) throw new AppError(422, 'threshold must be a number between 0 and 1', 'invalid_input');
+  return t;
+}

@@ -1,0 +1,293 @@
+/**
+ * Catalog structure search in one process: the shared index (shared/chem/search/columns.ts) and
+ * the coordinator that splits each search into range tasks on the process's chemistry threads.
+ * Nothing here scans: this thread only writes rows, hands out ranges and merges answers.
+ *
+ * Used by the api in the inline mode (fed by the catalog's writes) and by each worker process in
+ * the distributed mode (fed from Redis, see redis-feed.ts); in both, `catalog_search` is a local
+ * task of the pool, so a search travels the same path as any other call.
+ */
+import { z } from 'zod';
+import { AppError } from '../../shared/errors.ts';
+import { IndexColumns, type IndexRow } from '../../shared/chem/search/columns.ts';
+import type { StoredFingerprints } from '../../shared/chem/search/fingerprints.ts';
+import type { RowInput, RowOutput } from '../../shared/chem/search/rows.ts';
+import type { SubstructureResult } from '../../shared/chem/search/scan.ts';
+import type { ChemPool, TaskRun } from '../pool.ts';
+
+/** What `catalog_search` takes (validated by the api; checked again here). */
+export interface SearchArgs {
+  type: 'substructure' | 'similarity';
+  query: string;
+  query_type: 'smiles' | 'smarts' | 'auto';
+  use_chirality?: boolean;
+  threshold?: number;
+  /** Hits to skip and to return; `limit` 0 returns every hit (filters inside a catalog search). */
+  offset: number;
+  limit: number;
+  /** Substructure: scan everything to report `total` even when the page is found earlier. */
+  count?: boolean;
+  /** Ids left out of the hits (the exact matches the api lists first). */
+  exclude?: number[];
+}
+
+export interface SearchAnswer {
+  ids: number[];
+  /** Tanimoto of each id (similarity). */
+  scores?: number[];
+  /** Every hit, when the scan went through all rows; null when it stopped after the page. */
+  total: number | null;
+  /** Whether hits exist beyond this page. */
+  more: boolean;
+  /** Rows examined, rows that passed the fingerprint screen, molecules in the index. */
+  stats: { scanned: number; candidates: number; molecules: number };
+}
+
+export interface IndexStatus {
+  state: 'empty' | 'building' | 'ready' | 'failed';
+  molecules: number;
+  /** Rows built so far / to build, while building. */
+  built?: number;
+  total?: number;
+  /** Molecules whose stored structure RDKit cannot read (not searchable). */
+  unreadable: number;
+  bytes: number;
+  build_ms?: number;
+  error?: string;
+}
+
+/** Calls arrive as JSON (from Redis in the distributed mode): checked again here. */
+const searchArgs = z.object({
+  type: z.enum(['substructure', 'similarity']),
+  query: z.string().min(1).max(100_000),
+  query_type: z.enum(['smiles', 'smarts', 'auto']),
+  use_chirality: z.boolean().optional(),
+  threshold: z.number().min(0).max(1).optional(),
+  offset: z.number().int().min(0),
+  limit: z.number().int().min(0),
+  count: z.boolean().optional(),
+  exclude: z.array(z.number().int()).max(100_000).optional(),
+});
+
+const ROWS_PER_TASK = 250;
+const BUILD_TIMEOUT_MS = 120_000;
+/** A range scan slower than this means a query too expensive to match: 422, not 504. */
+const SCAN_TIMEOUT_MS = 20_000;
+
+export interface SearchServiceOptions {
+  /** Told about fingerprints computed for records that lacked them (the store keeps them). */
+  onFingerprints?: (items: { id: number; fingerprints: StoredFingerprints }[]) => Promise<void> | void;
+}
+
+export class SearchService {
+  private cols = new IndexColumns();
+  private status: IndexStatus = { state: 'empty', molecules: 0, unreadable: 0, bytes: 0 };
+  /** Writes are applied one batch at a time, in order; a search waits for those before it. */
+  private writes: Promise<void> = Promise.resolve();
+  private unreadable = new Set<number>();
+  /** Runs before each search (the distributed mode catches up with Redis there). */
+  private before: () => Promise<void> = async () => {};
+
+  /** Registers `catalog_search` as a local task of `pool`. */
+  constructor(
+    private readonly pool: ChemPool,
+    private readonly opts: SearchServiceOptions = {},
+  ) {
+    pool.registerLocal('catalog_search', async (args, signal) => {
+      const parsed = searchArgs.safeParse(args);
+      if (!parsed.success) throw new AppError(422, `Invalid search: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`, 'invalid_input');
+      await this.before();
+      return this.search(parsed.data, signal);
+    });
+  }
+
+  onSearch(fn: () => Promise<void>): void {
+    this.before = fn;
+  }
+
+  private get threads(): number {
+    return Math.max(1, this.pool.threads.length);
+  }
+
+  health(): IndexStatus {
+    return { ...this.status, molecules: this.cols.live, bytes: this.cols.bytes, unreadable: this.unreadable.size };
+  }
+
+  /** Rows for molecules, built on the threads a few hundred per task. */
+  private async rowsFor(inputs: RowInput[], onDone?: (n: number) => void): Promise<IndexRow[]> {
+    const chunks: RowInput[][] = [];
+    for (let i = 0; i < inputs.length; i += ROWS_PER_TASK) chunks.push(inputs.slice(i, i + ROWS_PER_TASK));
+    const out: IndexRow[][] = new Array(chunks.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < chunks.length) {
+        const i = next++;
+        const r = (await this.pool.run('catalog_index_rows', { rows: chunks[i] }, { timeoutMs: BUILD_TIMEOUT_MS })) as { rows: RowOutput[]; failed: number[] };
+        for (const id of r.failed) this.unreadable.add(id);
+        const computed = r.rows.filter((x) => x.computed).map((x) => ({ id: x.id, fingerprints: x.computed! }));
+        if (computed.length) await this.opts.onFingerprints?.(computed);
+        out[i] = r.rows;
+        onDone?.(chunks[i].length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(chunks.length, this.threads * 2) }, lane));
+    return out.flat();
+  }
+
+  /**
+   * Replaces the whole index with the molecules `source` yields (pages of rows). Searches
+   * meanwhile answer 503; the old index is dropped only when the new one is complete.
+   */
+  rebuild(source: () => AsyncIterable<RowInput[]>, expected?: number): Promise<void> {
+    const run = async () => {
+      const started = Date.now();
+      this.status = { ...this.health(), state: 'building', built: 0, total: expected };
+      try {
+        const cols = new IndexColumns(Math.max(1024, expected ?? 0));
+        this.unreadable.clear();
+        for await (const page of source()) {
+          const rows = await this.rowsFor(page, (n) => (this.status.built = (this.status.built ?? 0) + n));
+          rows.sort((a, b) => a.id - b.id);
+          cols.put(rows);
+        }
+        if (cols.untidy) cols.compact();
+        this.cols = cols;
+        this.status = { state: 'ready', molecules: cols.live, unreadable: this.unreadable.size, bytes: cols.bytes, build_ms: Date.now() - started };
+      } catch (e) {
+        this.status = { ...this.health(), state: 'failed', error: (e as Error)?.message ?? String(e) };
+        throw e;
+      }
+    };
+    this.writes = this.writes.catch(() => {}).then(run);
+    return this.writes;
+  }
+
+  /** Adds or replaces molecules and removes others, in the order calls are made. */
+  apply(put: RowInput[], remove: number[] = []): Promise<void> {
+    const run = async () => {
+      for (const id of remove) {
+        this.cols.remove(id);
+        this.unreadable.delete(id);
+      }
+      if (put.length) {
+        for (const p of put) this.unreadable.delete(p.id);
+        const rows = await this.rowsFor(put);
+        rows.sort((a, b) => a.id - b.id);
+        // A molecule that became unreadable must not stay findable under its old structure.
+        for (const id of this.unreadable) this.cols.remove(id);
+        this.cols.put(rows);
+      }
+      if (this.cols.untidy) this.cols.compact();
+    };
+    this.writes = this.writes.catch(() => {}).then(run);
+    return this.writes;
+  }
+
+  async search(args: SearchArgs, signal?: AbortSignal): Promise<SearchAnswer> {
+    await this.writes.catch(() => {});
+    if (this.status.state !== 'ready') {
+      throw new AppError(503, `The structure search index is ${this.status.state === 'building' ? `being built (${this.status.built ?? 0} of ${this.status.total ?? '?'} molecules)` : this.status.state}; try again shortly`, 'index_unavailable');
+    }
+    const view = this.cols.view();
+    const molecules = this.cols.live;
+    const exclude = new Set(args.exclude ?? []);
+    const base = { query: args.query, query_type: args.query_type, index: view };
+    const n = Math.max(1, view.count);
+    const runs: TaskRun[] = [];
+    const stop = () => runs.forEach((r) => r.cancel());
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      if (args.type === 'similarity') {
+        const threshold = args.threshold ?? 0.7;
+        const parts = split(n, this.threads);
+        const results = await Promise.all(
+          parts.map(([from, to]) => {
+            const r = this.pool.run('catalog_scan', { ...base, type: 'similarity', from, to, threshold }, { timeoutMs: SCAN_TIMEOUT_MS });
+            runs.push(r);
+            return r as Promise<{ ids: number[]; scores: number[] }>;
+          }),
+        );
+        const hits: [number, number][] = [];
+        for (const r of results) r.ids.forEach((id, i) => exclude.has(id) || hits.push([id, r.scores[i]]));
+        hits.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        const page = args.limit ? hits.slice(args.offset, args.offset + args.limit) : hits.slice(args.offset);
+        return {
+          ids: page.map((h) => h[0]),
+          scores: page.map((h) => h[1]),
+          total: hits.length,
+          more: args.offset + page.length < hits.length,
+          stats: { scanned: view.count, candidates: hits.length, molecules },
+        };
+      }
+      return await this.substructure(args, base, n, exclude, runs, molecules);
+    } catch (e) {
+      stop();
+      const app = AppError.from(e);
+      if (app?.code === 'timeout') {
+        throw new AppError(422, `The structure query is too expensive to match: a range of the index took more than ${SCAN_TIMEOUT_MS / 1000} s`, 'query_too_expensive');
+      }
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * Substructure: ranges in row (= id) order, a few per thread; unless a count is asked for,
+   * the scan stops once the ranges finished in order hold enough hits for the page.
+   */
+  private async substructure(args: SearchArgs, base: object, n: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
+    const need = args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
+    const parts = split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
+    const done: (SubstructureResult | undefined)[] = new Array(parts.length);
+    let next = 0;
+    let enough = false;
+    const prefixHits = () => {
+      let hits = 0;
+      for (const d of done) {
+        if (!d) break;
+        hits += d.ids.length;
+      }
+      return hits;
+    };
+    const lane = async () => {
+      while (!enough && next < parts.length) {
+        const i = next++;
+        const [from, to] = parts[i];
+        const r = this.pool.run('catalog_scan', { ...base, type: 'substructure', from, to, use_chirality: !!args.use_chirality, limit: need }, { timeoutMs: SCAN_TIMEOUT_MS });
+        runs.push(r);
+        done[i] = (await r) as SubstructureResult;
+        if (need && prefixHits() >= need) enough = true;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parts.length, this.threads * 2) }, lane));
+    const complete = done.every((d, i) => d && d.next >= parts[i][1]);
+    const ids: number[] = [];
+    let candidates = 0;
+    let scanned = 0;
+    for (const [i, d] of done.entries()) {
+      if (!d) break;
+      for (const id of d.ids) if (!exclude.has(id)) ids.push(id);
+      candidates += d.candidates;
+      scanned += d.screened;
+      // A range that stopped early leaves rows unexamined: later ranges' hits come after them.
+      if (d.next < parts[i][1]) break;
+    }
+    const page = args.limit ? ids.slice(args.offset, args.offset + args.limit) : ids.slice(args.offset);
+    return {
+      ids: page,
+      total: complete ? ids.length : null,
+      more: args.offset + page.length < ids.length,
+      stats: { scanned, candidates, molecules },
+    };
+  }
+}
+
+/** [from, to) ranges splitting n rows into about `parts` pieces. */
+function split(n: number, parts: number): [number, number][] {
+  const k = Math.max(1, Math.min(parts, n));
+  const size = Math.ceil(n / k);
+  const out: [number, number][] = [];
+  for (let from = 0; from < n; from += size) out.push([from, Math.min(n, from + size)]);
+  return out;
+}
