@@ -14,6 +14,9 @@ import type { ApiContext } from '../shared/ops/types.ts';
 import { VIEWER_SCRIPT } from '../shared/chem/depict3d.ts';
 import errors from './plugins/errors.ts';
 import metricsPlugin from './plugins/metrics.ts';
+import security from './plugins/security.ts';
+import limits from './plugins/limits.ts';
+import admin from './plugins/admin.ts';
 import { chemRoutes, PREFIXES } from './chem/routes.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -34,12 +37,15 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     logger,
     disableRequestLogging: !config.LOG_REQUESTS,
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
   });
 
   await app.register(errors);
   await app.register(metricsPlugin, { metrics });
+  // CORS, security headers, then limits per client (docs/operations.md).
+  await app.register(security, { config });
+  await app.register(limits, { config, store, runner, registry: metrics.registry });
   await app.register(multipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 1, fields: 20, fieldSize: 64 * 1024 }, throwFileSizeLimit: true });
 
   const document = buildOpenApi(config.RELEASE_VERSION);
@@ -73,7 +79,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(viewerJs);
   });
 
-  const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner, store, baseUrl: `${req.protocol}://${req.host}`, prefix });
+  const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner: app.clientRunner(req), store, baseUrl: `${req.protocol}://${req.host}`, prefix });
   const longWaitMs = config.LONG_TASK_TIMEOUT_MS;
   // An upload sent as JSON (MCP, or REST without multipart) is base64: 4/3 of the file, plus room.
   const uploadBodyLimit = Math.ceil((config.UPLOAD_LIMIT * 4) / 3) + 64 * 1024;
@@ -86,5 +92,6 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
   });
   await app.register(catalogPlugin, { store, derive: services.derive, registration: config.CATALOG_REGISTRATION, structure: services.structure });
+  await app.register(admin, { config, store }); // Bull Board at /admin/queues (distributed mode)
   return app;
 }

@@ -24,6 +24,14 @@ const boolVar = (dflt: boolean) =>
 
 const urlVar = z.string().trim().url('must be a URL').optional();
 
+const originOf = (s: string) => {
+  try {
+    return new URL(s).origin;
+  } catch {
+    return undefined;
+  }
+};
+
 const schema = z.object({
   PORT: intVar(8000, 0),
   HOST: z.string().default('0.0.0.0'),
@@ -64,6 +72,40 @@ const schema = z.object({
   WORKER_METRICS_PORT: intVar(9100, 0),
   /** Shutdown grace period in ms: in-flight work gets this long before it is handed back. */
   SHUTDOWN_GRACE_MS: intVar(10_000, 0),
+  /**
+   * Requests per client and RATE_LIMIT_WINDOW_MS (0 = no limit). A client is a valid bearer token
+   * (hashed), else an IP address. Budgets: quick operations (chemistry, job polls, catalog reads,
+   * MCP), long jobs (long operations and any `?async=true` call), catalog writes (mutate,
+   * actions, delete, login, register). See docs/operations.md.
+   */
+  RATE_LIMIT_QUICK: intVar(600, 0),
+  RATE_LIMIT_LONG: intVar(20, 0),
+  RATE_LIMIT_WRITES: intVar(120, 0),
+  RATE_LIMIT_WINDOW_MS: intVar(60_000, 1000),
+  /** Long jobs (structure generation, PDFs, classification) one client may have queued or running (0 = no cap). */
+  LONG_JOBS_PER_CLIENT: intVar(2, 0),
+  /**
+   * Which peers may set X-Forwarded-For/-Proto/-Host (the client IP of rate limits, the scheme and
+   * host of status URLs): `true`, `false`, a number of hops, or addresses/CIDRs/proxy-addr names.
+   * The default trusts loopback and private networks (a proxy beside the api), never the internet.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('loopback,linklocal,uniquelocal')
+    .transform((v): boolean | string | ((address: string, hop: number) => boolean) =>
+      v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? (_address: string, hop: number) => hop < Number(v) : v,
+    ),
+  /**
+   * Browser origins allowed by CORS, comma-separated: `*` opens the public surface (chemistry,
+   * jobs, MCP, catalog GET) to any origin; catalog writes (POST/DELETE under /api) are allowed only
+   * to origins listed by name.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .refine((list) => list.every((o) => o === '*' || originOf(o) === o), 'each entry must be * or an origin such as https://app.example.org (scheme, host, optional port; no path)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Log every request and response (Fastify's request logging). Off by default: two log lines
