@@ -24,7 +24,6 @@ process.env.EXTDB_TIMEOUT_MS = '2000';
 t.teardown(() => {
   delete process.env.EXTDB_URL;
   delete process.env.EXTDB_TIMEOUT_MS;
-  delete process.env.OPSIN_JAR;
 });
 t.teardown(() => closeSharedOpsin());
 
@@ -116,9 +115,11 @@ t.test('an unresolvable name is a 422 saying what each resolver answered', async
 });
 
 t.test('without OPSIN: the service still answers, /health and the 422 say what to install', async (t) => {
+  const saved = process.env.OPSIN_JAR;
   process.env.OPSIN_JAR = '/nonexistent/opsin.jar';
   t.teardown(() => {
-    delete process.env.OPSIN_JAR;
+    if (saved === undefined) delete process.env.OPSIN_JAR;
+    else process.env.OPSIN_JAR = saved;
   });
   const health = (await app.inject({ url: '/health' })).json();
   t.equal(health.status, 'OK');

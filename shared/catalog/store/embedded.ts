@@ -99,12 +99,20 @@ export class EmbeddedStore implements CatalogStore {
     for (const name of this.dbs.keys()) this.sigs.set(name, await this.sig(name));
   }
 
+  private readonly externalListeners: ((coll: CollectionName) => void)[] = [];
+
+  onExternalChange(fn: (coll: CollectionName) => void): void {
+    this.externalListeners.push(fn);
+  }
+
   /** Reloads every open collection whose file another process changed since we last looked. */
   private async refresh(): Promise<void> {
     for (const [name, db] of this.dbs) {
       if ((await this.sig(name)) !== this.sigs.get(name)) {
         await this.load(db);
         this.orders.invalidate(name);
+        // Told after this operation (listeners may use the store, whose lock we hold now).
+        if (name !== 'counters') for (const fn of this.externalListeners) setImmediate(() => fn(name as CollectionName));
       }
     }
   }

@@ -138,6 +138,11 @@ export interface CatalogStore {
 
   /** Next value of a named counter, starting at 1 (e.g. `molecule_identifier`). */
   nextCounter(name: string): Promise<number>;
+  /**
+   * Told when another process changed a collection (embedded: the import CLI or `npm run token`
+   * wrote to the same DATA_DIR, seen at our next operation). Absent: the store cannot tell.
+   */
+  onExternalChange?(fn: (coll: CollectionName) => void): void;
   /** Runs `fn` holding the store's write lock (embedded: cross-process; mongo: no-op wrapper). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

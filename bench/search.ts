@@ -1,0 +1,144 @@
+/**
+ * Catalog structure search at scale: 100,000 distinct structures (bench/data/build-search-set.py)
+ * in the embedded store, the index built on 2 threads, then exact, similarity (top 50 at 0.7)
+ * and substructure (first page of 20, and a full count) timed over the core queries. Prints
+ * p50/p95 per kind, the index build time and the index's memory; asserts nothing.
+ *
+ *   /usr/bin/python3 bench/data/build-search-set.py          # once: bench/data/search-100k.smi
+ *   node --import tsx bench/search.ts                        # first run also fills bench/data/search-store
+ *   THREADS=2 REPEAT=5 node --import tsx bench/search.ts
+ *
+ * The store is kept under bench/data/search-store (git-ignored) so later runs skip the import.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { EmbeddedStore } from '../shared/catalog/store/embedded.ts';
+import { StructureSearch } from '../shared/catalog/structure.ts';
+import { storePages } from '../shared/catalog/structure-feed.ts';
+import { createInlineRunner } from '../shared/jobs/inline.ts';
+import { createPool } from '../workers/pool.ts';
+import { SearchService } from '../workers/search/service.ts';
+
+const THREADS = Number(process.env.THREADS ?? 2);
+const REPEAT = Number(process.env.REPEAT ?? 5);
+const SET = new URL('./data/search-100k.smi', import.meta.url).pathname;
+const DIR = new URL('./data/search-store', import.meta.url).pathname;
+
+if (!existsSync(SET)) {
+  console.error(`${SET} is missing: run /usr/bin/python3 bench/data/build-search-set.py first`);
+  process.exit(2);
+}
+const lines = readFileSync(SET, 'utf8').trim().split('\n').map((l) => l.split('\t'));
+const pool = createPool(THREADS);
+const runner = createInlineRunner({
+  execute: (task, args, hooks) => pool.run(task, args, hooks),
+  timeouts: { quickMs: 600_000, longMs: 600_000, waitMs: 600_000, resultTtlSeconds: 60 },
+});
+const store = await EmbeddedStore.open(DIR);
+const mb = (b: number) => (b / 1048576).toFixed(1);
+
+// 1. The store: molecules with their canonical SMILES, InChIKey and search fingerprints.
+const have = await store.count('molecules', {});
+if (have < lines.length) {
+  console.log(`importing ${lines.length - have} molecules into ${DIR} (fingerprints and InChIKeys on ${THREADS} threads) ...`);
+  const t0 = performance.now();
+  const BATCH = 500;
+  for (let i = have; i < lines.length; i += BATCH) {
+    const part = lines.slice(i, i + BATCH);
+    const rows = part.map(([smiles], j) => ({ id: i + j + 1, smiles }));
+    const [fps, keys] = await Promise.all([
+      runner.run('bench', 'catalog_fingerprints', { rows }) as Promise<{ items: { id: number; fingerprints: unknown }[] }>,
+      Promise.all(part.map(([smiles]) => runner.run('bench', 'generate_inchikey', { smiles }).catch(() => null))),
+    ]);
+    const fpOf = new Map(fps.items.map((x) => [x.id, x.fingerprints]));
+    await store.insertMany(
+      'molecules',
+      part.map(([smiles, name], j) => ({ canonical_smiles: smiles, name, standard_inchi_key: keys[j], fingerprints: fpOf.get(i + j + 1) ?? null })),
+    );
+    if ((i / BATCH) % 20 === 0) console.log(`  ${i + part.length} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  console.log(`import: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+const molecules = await store.count('molecules', {});
+
+// 2. The index.
+const service = new SearchService(pool);
+global.gc?.();
+const rss0 = process.memoryUsage().rss;
+const t1 = performance.now();
+await service.rebuild(storePages(store), molecules);
+const buildMs = performance.now() - t1;
+global.gc?.();
+const health = service.health();
+const rss1 = process.memoryUsage().rss;
+console.log(`\nindex: ${health.molecules} molecules (${health.unreadable} unreadable) built in ${(buildMs / 1000).toFixed(1)} s on ${THREADS} threads`);
+console.log(`index memory: ${mb(health.bytes)} MB of shared buffers = ${mb((health.bytes * 100_000) / health.molecules)} MB per 100k molecules; api RSS ${mb(rss0)} → ${mb(rss1)} MB`);
+
+// 3. Queries.
+const search = new StructureSearch(runner, store);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+const report = (label: string, xs: number[], extra = '') =>
+  console.log(`${label.padEnd(34)} n=${String(xs.length).padStart(4)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms  max ${Math.max(...xs).toFixed(1).padStart(7)} ms ${extra}`);
+
+const CORES: [string, string, 'smiles' | 'smarts'][] = [
+  ['indole', 'c1ccc2[nH]ccc2c1', 'smiles'],
+  ['steroid nucleus', '[#6]1~[#6]~[#6]~[#6]2~[#6](~[#6]~1)~[#6]~[#6]~[#6]1~[#6]~2~[#6]~[#6]~[#6]2~[#6]~[#6]~[#6]~[#6]~1~2', 'smarts'],
+  ['flavone', 'O=c1cc(-c2ccccc2)oc2ccccc12', 'smiles'],
+  ['coumarin', 'O=c1ccc2ccccc2o1', 'smiles'],
+  ['beta-lactam', 'O=C1CCN1', 'smiles'],
+  ['glucopyranose', 'OCC1OC(O)C(O)C(O)C1O', 'smiles'],
+  ['isoprene unit', 'C=CC(C)=C', 'smiles'],
+  ['purine', 'c1ncc2nc[nH]c2n1', 'smiles'],
+  ['quinoline', 'c1ccc2ncccc2c1', 'smiles'],
+  ['tropane', 'C1CC2CCC(C1)N2', 'smiles'],
+  ['recursive SMARTS', '[$([OX2H][CX4]);!$(O[CX4][CX4]O)]', 'smarts'],
+  ['chiral L-amino acid', 'N[C@@H](C)C(=O)O', 'smiles'],
+];
+
+// Exact: 200 molecules of the set, by SMILES.
+const step = Math.floor(lines.length / 200);
+const exactTimes: number[] = [];
+for (let i = 0; i < 200; i++) exactTimes.push(await time(() => search.page({ type: 'exact', query: lines[i * step][0] }, 0, 20)));
+console.log('');
+report('exact (SMILES → InChIKey → store)', exactTimes);
+
+// Similarity: 50 molecules of the set, top 50 at 0.7.
+const simTimes: number[] = [];
+for (let i = 0; i < 50; i++) simTimes.push(await time(() => search.page({ type: 'similarity', query: lines[i * step * 4 + 7][0], threshold: 0.7 }, 0, 50)));
+report('similarity (top 50, threshold 0.7)', simTimes);
+
+// The issue's core queries are the first ten; the recursive SMARTS (no fingerprint bits to
+// screen with: nearly every molecule is a candidate) and the chiral query are reported apart.
+const CORE_COUNT = 10;
+const firstAll: number[] = [];
+const countAll: number[] = [];
+const firstCore: number[] = [];
+const countCore: number[] = [];
+console.log('');
+for (const [name, query, query_type] of CORES) {
+  const first: number[] = [];
+  const count: number[] = [];
+  let total: number | null = null;
+  for (let r = 0; r < REPEAT; r++) {
+    first.push(await time(() => search.page({ type: 'substructure', query, query_type, use_chirality: name.startsWith('chiral') }, 0, 20)));
+    count.push(await time(async () => (total = (await search.page({ type: 'substructure', query, query_type, use_chirality: name.startsWith('chiral') }, 0, 20, true)).total)));
+  }
+  firstAll.push(...first);
+  countAll.push(...count);
+  if (CORES.findIndex((c) => c[0] === name) < CORE_COUNT) firstCore.push(...first), countCore.push(...count);
+  console.log(`${name.padEnd(22)} hits ${String(total).padStart(6)}   first page p50 ${pct(first, 50).toFixed(0).padStart(5)} ms   full count p50 ${pct(count, 50).toFixed(0).padStart(5)} ms`);
+}
+console.log('');
+report('substructure first page, core queries', firstCore);
+report('substructure full count, core queries', countCore);
+report('substructure first page, all', firstAll);
+report('substructure full count, all', countAll);
+console.log(`\nRSS at end ${mb(process.memoryUsage().rss)} MB`);
+await runner.close();
+await pool.destroy();
+await store.close();
