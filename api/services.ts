@@ -100,6 +100,17 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
   let published: { state: string; error?: string } = { state: 'idle' };
   let ensureTimer: NodeJS.Timeout | undefined;
   const stopping = new AbortController();
+  // Molecules written by another process (the import CLI on the same DATA_DIR): rebuild, once
+  // the burst of changes is over.
+  let rebuildTimer: NodeJS.Timeout | undefined;
+  raw.onExternalChange?.((coll) => {
+    if (coll !== 'molecules' || stopping.signal.aborted) return;
+    clearTimeout(rebuildTimer);
+    rebuildTimer = setTimeout(() => {
+      void raw.count('molecules', {}).then((n) => feed.rebuild(storePages(raw), n)).catch((e: unknown) => console.error(`structure search index: ${(e as Error)?.message ?? e}`));
+    }, 1_000);
+    rebuildTimer.unref();
+  });
   const searchIndex: Services['searchIndex'] = {
     async start() {
       await backfillFingerprints(raw, runner, backfill, stopping.signal);
@@ -138,6 +149,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
     async close(graceMs = config.SHUTDOWN_GRACE_MS) {
       stopping.abort();
       if (ensureTimer) clearInterval(ensureTimer);
+      clearTimeout(rebuildTimer);
       await services.seed?.stop();
       await runner.close();
       if (pool) {
