@@ -35,7 +35,7 @@ console.log(`canonicalsmiles, ${N} requests, concurrency ${C}, ${THREADS} chemis
 }
 
 async function overHttp(label: string, env: Record<string, string>) {
-  const config = loadConfig({ ...env, DATA_DIR: await mkdtemp(join(tmpdir(), 'natprod-bench-')), SEED_DEMO: 'false', WORKERS: THREADS, LOG_LEVEL: 'silent', PORT: '0' });
+  const config = loadConfig({ ...env, DATA_DIR: await mkdtemp(join(tmpdir(), 'natprod-bench-')), SEED_DEMO: 'false', WORKERS: THREADS, LOG_LEVEL: 'silent', PORT: '0', RATE_LIMIT_QUICK: '0' });
   const services = await createServices(config);
   const app = await buildApp({ services });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -105,7 +105,8 @@ function start(name: string, script: string, vars: Record<string, string>, healt
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     // A short shutdown grace: nothing in flight matters once a mode is measured.
-    env: { ...INHERITED, HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL, SHUTDOWN_GRACE_MS: '2000', ...vars },
+    // Limits off: the load comes from one address (docs/operations.md).
+    env: { ...INHERITED, HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL, SHUTDOWN_GRACE_MS: '2000', RATE_LIMIT_QUICK: '0', RATE_LIMIT_LONG: '0', ...vars },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd); // the child holds its own copy

@@ -98,8 +98,8 @@ const schema = z.object({
     ),
   /**
    * Browser origins allowed by CORS, comma-separated: `*` opens the public surface (chemistry,
-   * jobs, MCP, catalog GET) to any origin; catalog writes (POST/DELETE under /api) are allowed only
-   * to origins listed by name.
+   * jobs, MCP, catalog reads and searches) to any origin; catalog writes (mutate, actions, delete,
+   * login, register) are allowed only to origins listed by name.
    */
   CORS_ORIGINS: z
     .string()

@@ -119,14 +119,17 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
   const windowMs = config.RATE_LIMIT_WINDOW_MS;
   await app.register(rateLimit, {
     global: false,
-    cache: 10_000,
     ...(redis ? { store: flatRedisStore(redis, `${config.QUEUE_PREFIX}:limits:`) } : {}),
   });
   const max: Record<Budget, number> = { quick: config.RATE_LIMIT_QUICK, long: config.RATE_LIMIT_LONG, writes: config.RATE_LIMIT_WRITES };
   const kClient = Symbol('natprod.client');
   type Tagged = FastifyRequest & { [kClient]?: string; [kRetryAfter]?: number };
   const limiters = Object.fromEntries(
-    (Object.keys(max) as Budget[]).map((b) => [b, app.createRateLimit({ max: max[b], timeWindow: windowMs, keyGenerator: (req) => `${b}:${(req as Tagged)[kClient]}` })]),
+    (Object.keys(max) as Budget[]).map((b) => {
+      // `cache`: clients remembered per budget by the in-process store (least recently seen go first).
+      const options = { max: max[b], timeWindow: windowMs, keyGenerator: (req: FastifyRequest) => `${b}:${(req as Tagged)[kClient]}`, cache: 10_000 };
+      return [b, app.createRateLimit(options)];
+    }),
   ) as Record<Budget, ReturnType<FastifyInstance['createRateLimit']>>;
 
   const routes = routeBudgets();

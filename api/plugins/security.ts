@@ -2,10 +2,11 @@
  * Browser-facing protections: CORS (@fastify/cors) and security headers (@fastify/helmet).
  *
  * CORS, from CORS_ORIGINS (default `*`):
- * - the public surface (chemistry, jobs, MCP, docs, catalog GET) is open to `*` or the listed
- *   origins, without credentials, as the original chemistry service was;
- * - catalog writes (any method but GET/HEAD under /api, preflights included) get CORS headers only
- *   for origins listed by name: `*` does not open them, and a refused preflight gets no headers;
+ * - the public surface (chemistry, jobs, MCP, docs, catalog reads and searches) is open to `*` or
+ *   the listed origins, without credentials, as the original chemistry service was;
+ * - catalog writes (any other method under /api: mutate, actions, delete, login, register;
+ *   preflights included) get CORS headers only for origins listed by name: `*` does not open
+ *   them, and a refused preflight gets no headers;
  * - Bull Board (/admin) gets none.
  *
  * Headers: helmet's set, with Cross-Origin-Resource-Policy `cross-origin` (depictions are embedded
@@ -21,6 +22,8 @@ import type { Config } from '../../shared/config.ts';
 import { dataPolicy, pagePolicy, serialize } from './csp.ts';
 
 const SELF = ["'self'"];
+/** Catalog searches are reads sent as POST: `/api/<resource>/search`, `/api/search`. */
+const SEARCH = /^\/api\/(?:[^/?]+\/)?search(?:\?|$)/;
 const PUBLIC_METHODS = 'GET,HEAD,POST,DELETE';
 const EXPOSED = ['Location', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Mcp-Session-Id'];
 
@@ -40,11 +43,12 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
     if (surface === 'admin') return closed;
     const base = { exposedHeaders: EXPOSED, maxAge: 600, credentials: false };
     const method = String(req.method === 'OPTIONS' ? (req.headers['access-control-request-method'] ?? '') : req.method).toUpperCase();
-    if (surface === 'catalog' && method !== 'GET' && method !== 'HEAD') {
+    const read = method === 'GET' || method === 'HEAD' || (method === 'POST' && SEARCH.test(req.url));
+    if (surface === 'catalog' && !read) {
       return named.has(origin) ? { ...base, origin, methods: 'GET,HEAD,POST,DELETE' } : closed;
     }
     if (!anyOrigin && !named.has(origin)) return closed;
-    return { ...base, origin: anyOrigin ? '*' : origin, methods: surface === 'catalog' ? 'GET,HEAD' : PUBLIC_METHODS };
+    return { ...base, origin: anyOrigin ? '*' : origin, methods: surface === 'catalog' ? 'GET,HEAD,POST' : PUBLIC_METHODS };
   };
   await app.register(cors, { delegator: corsFor });
 

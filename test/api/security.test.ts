@@ -44,12 +44,16 @@ t.test('CORS: chemistry open to any origin, like the original service', async (t
   t.notOk(get.headers['access-control-allow-credentials'], 'no credentials');
 });
 
-t.test('CORS: catalog reads open, writes only for listed origins', async (t) => {
+t.test('CORS: catalog reads and searches open, writes only for listed origins', async (t) => {
   const read = await preflight('/api/molecules', 'https://elsewhere.org', 'GET', 'authorization');
   t.equal(read.statusCode, 204);
   t.equal(read.headers['access-control-allow-origin'], '*');
 
-  for (const [url, method] of [['/api/molecules/mutate', 'POST'], ['/api/molecules', 'DELETE'], ['/api/auth/login', 'POST'], ['/api/molecules/search', 'POST']]) {
+  for (const url of ['/api/molecules/search', '/api/search']) {
+    const search = await preflight(url, 'https://elsewhere.org', 'POST', 'authorization,content-type');
+    t.equal(search.headers['access-control-allow-origin'], '*', `POST ${url}: a search is a read, open`);
+  }
+  for (const [url, method] of [['/api/molecules/mutate', 'POST'], ['/api/molecules', 'DELETE'], ['/api/auth/login', 'POST'], ['/api/auth/register', 'POST'], ['/api/citations/actions/recompute', 'POST']]) {
     const refused = await preflight(url!, 'https://elsewhere.org', method!, 'authorization,content-type');
     t.not(refused.statusCode, 204, `${method} ${url} from an unlisted origin: preflight refused (${refused.statusCode})`);
     t.notOk(refused.headers['access-control-allow-origin'], `${method} ${url}: no CORS headers`);
