@@ -21,14 +21,30 @@ const ref = JSON.parse(readFileSync(new URL('../fixtures/search_reference.json',
   similarity: SimRef[];
 };
 
-for (const mode of MODES) {
-  t.test(`structure search (${mode})`, async (t) => {
-    const ctx = await build(t, mode, { WORKERS: '2' });
+// Both stores: MongoDB only where MONGO_URL is set (a database of its own per run).
+const STORES: { name: string; env: Record<string, string> }[] = [{ name: 'embedded', env: {} }];
+if (process.env.MONGO_URL) {
+  const url = new URL(process.env.MONGO_URL);
+  url.pathname = `/natprod_search_${process.pid}`;
+  STORES.push({ name: 'mongo', env: { MONGO_URL: url.toString() } });
+} else console.warn('#### MONGO_URL not set: structure search tested on the EMBEDDED store only (mongo SKIPPED) ####');
+
+for (const mode of MODES) for (const storeKind of STORES) {
+  t.test(`structure search (${mode}, ${storeKind.name} store)`, async (t) => {
+    const ctx = await build(t, mode, { WORKERS: '2', ...storeKind.env });
     if (!ctx) {
       t.comment(`#### SKIPPED: no Redis for the ${mode} mode ####`);
       return;
     }
     const { app, services } = ctx;
+    if (storeKind.name === 'mongo') {
+      t.teardown(async () => {
+        const mongoose = (await import('mongoose')).default;
+        const c = await mongoose.createConnection(storeKind.env.MONGO_URL).asPromise();
+        await c.dropDatabase();
+        await c.close();
+      });
+    }
     await importDemo(services.store, { derive: services.derive });
     await services.searchIndex.start();
     const admin = await ensureUser(services.store, 'admin@example.org', 'admin');
