@@ -2,7 +2,8 @@
  * Limits per client, in both modes (bullmq: counters and slots in Redis): each budget answers 429
  * with Retry-After and its family's body once spent; budgets are per valid token, else per IP (an
  * invented token counts as its IP); health, metrics and docs are never counted; the cap on
- * concurrent long jobs refuses a client's third job and frees a slot when a job is cancelled.
+ * concurrent long jobs refuses a client's third job (over REST and MCP) and frees a slot when a job
+ * is cancelled.
  * Two api replicas on one Redis share counters and slots.
  */
 import t from 'tap';
@@ -118,8 +119,16 @@ for (const mode of MODES) {
     ids.push(again.json().job_id);
     t.equal((await submit()).statusCode, 429, 'and the cap holds again');
 
+    const mcp = await app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...alice, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'generate_structures', arguments: { molecular_formula: 'C6H6' } } },
+    });
+    t.match(mcp.json().result, { isError: true, content: [{ text: /Status code: 429.*at most 2 may be queued or running/ }] }, 'over MCP too: the tool call is refused');
+
     const metrics = (await app.inject({ url: '/metrics' })).body;
-    t.match(metrics, /natprod_rate_limited_total\{budget="concurrent",role="api"\} 2/, 'refusals counted');
+    t.match(metrics, /natprod_rate_limited_total\{budget="concurrent",role="api"\} 3/, 'refusals counted');
   });
 }
 
