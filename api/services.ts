@@ -63,6 +63,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       attempts: config.JOB_ATTEMPTS,
       timeouts,
       observer: metrics.jobObserver,
+      log: (msg, extra) => console.error(JSON.stringify({ level: 'warn', time: new Date().toISOString(), msg, ...extra })),
     });
   } else {
     const p = createPool(config.WORKERS);

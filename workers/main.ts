@@ -1,9 +1,10 @@
 /**
  * Worker process (distributed mode): BullMQ consumers over a Piscina pool of `WORKERS` threads,
- * plus its own small HTTP server for /health and /metrics. SIGTERM: stop taking jobs, let running
- * ones finish within SHUTDOWN_GRACE_MS, hand the rest back, close the pool.
+ * plus its own small HTTP server (workers/health.ts: liveness, readiness, metrics). SIGTERM: stop
+ * taking jobs, let running ones finish within SHUTDOWN_GRACE_MS, hand the rest back, close the pool.
  */
-import { createServer } from 'node:http';
+import closeWithGrace from 'close-with-grace';
+import { healthServer } from './health.ts';
 import { loadConfigOrExit } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
 import { startConsumers } from './consumer.ts';
@@ -41,35 +42,27 @@ const consumers = await startConsumers({
   log,
 });
 
-const server = createServer(async (req, res) => {
-  if (req.url === '/health') {
-    const ready = consumers.workers.every((w) => w.isRunning());
-    res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ready ? 'OK' : 'STARTING', version: config.RELEASE_VERSION, threads: pool.threads.length, structure_search: search.health() }));
-  } else if (req.url === '/metrics') {
-    res.writeHead(200, { 'content-type': metrics.registry.contentType });
-    res.end(await metrics.registry.metrics());
-  } else {
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ detail: 'Not Found' }));
-  }
+const server = healthServer({
+  version: config.RELEASE_VERSION,
+  redis: searchRedis,
+  consumersRunning: () => consumers.workers.every((w) => w.isRunning()),
+  threads: () => pool.threads.length,
+  registry: metrics.registry,
+  details: () => ({ structure_search: search.health() }),
 });
 server.listen(config.WORKER_METRICS_PORT, config.HOST, () => {
   const addr = server.address();
   log('worker ready', { threads: config.WORKERS, metrics_port: typeof addr === 'object' && addr ? addr.port : undefined });
 });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log('shutting down', { signal });
+// SIGTERM/SIGINT: stop taking jobs, let running ones finish within the grace period, hand the
+// rest back. An uncaught error is logged and takes the same path.
+closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS + 5_000 }, async ({ signal, err }) => {
+  if (err) log('fatal error, shutting down', { err: err.message, stack: err.stack });
+  else log('shutting down', { signal });
   stopSearch();
   await consumers.close(config.SHUTDOWN_GRACE_MS);
   searchRedis.disconnect();
   await pool.destroy();
   server.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+});

@@ -20,6 +20,19 @@ export interface BullRunnerOptions {
   attempts: number;
   timeouts: RunnerTimeouts;
   observer?: JobObserver;
+  /** Told about connection and BullMQ errors (throttled: once per source every 10 s). */
+  log?: (msg: string, extra: Record<string, unknown>) => void;
+}
+
+/** An `error` listener that logs, at most once per 10 s per source (a Redis outage repeats them fast). */
+export function errorLogger(log: BullRunnerOptions['log'], source: string): (err: Error) => void {
+  let last = 0;
+  return (err) => {
+    const now = Date.now();
+    if (!log || now - last < 10_000) return;
+    last = now;
+    log('job queue error', { source, err: err?.message ?? String(err) });
+  };
 }
 
 
@@ -27,7 +40,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
   const { prefix, timeouts, observer } = opts;
   // Commands fail at once while disconnected (no offline queue): the HTTP answer is a quick 503.
   const redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-  redis.on('error', () => {});
+  redis.on('error', errorLogger(opts.log, 'redis'));
   await redis.connect().catch((e) => {
     throw new Error(`Cannot reach Redis at ${opts.redisUrl}: ${(e as Error).message}`);
   });
@@ -42,8 +55,8 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
     blocking.push(conn);
     events[mode] = new QueueEvents(QUEUES[mode], { connection: conn, prefix });
-    queues[mode].on('error', () => {});
-    events[mode].on('error', () => {});
+    queues[mode].on('error', errorLogger(opts.log, `queue ${QUEUES[mode]}`));
+    events[mode].on('error', errorLogger(opts.log, `events ${QUEUES[mode]}`));
   }
   await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
 
