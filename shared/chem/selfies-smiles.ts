@@ -89,7 +89,9 @@ export function smilesToGraph(smiles: string): Graph {
         if (!atom) fail(`invalid atom symbol '${tok.text}'`);
         mol.addAtom(atom!, last === null);
         if (last) {
-          let [order, stereo] = toBond(tok.bond);
+          const bond = toBond(tok.bond);
+          let order = bond[0];
+          const stereo = bond[1];
           if (last.aromatic && atom!.aromatic && tok.bond === undefined) order = 1.5;
           mol.addBond(last.index, atom!.index, order, stereo);
         }

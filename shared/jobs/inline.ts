@@ -102,7 +102,7 @@ export function createInlineRunner(opts: InlineRunnerOptions): JobRunner {
       });
       const e: Entry = { record, run, waiters: [] };
       jobs.set(id, e);
-      observe(op, Date.now(), run);
+      void observe(op, Date.now(), run);
       track(e);
       return snapshot(e);
     },
@@ -161,7 +161,7 @@ export function createInlineRunner(opts: InlineRunnerOptions): JobRunner {
       const started = Date.now();
       const timeoutMs = so.timeoutMs ?? (so.mode === 'long' ? timeouts.longMs : timeouts.quickMs);
       const run = execute(task, args, { timeoutMs });
-      observe(op, started, run);
+      void observe(op, started, run);
       const waitMs = so.waitMs ?? timeouts.waitMs;
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<typeof LATE>((resolve) => {

@@ -107,7 +107,6 @@ export class OpsinProcess {
   parse(name: string, timeoutMs = this.options.timeoutMs): Promise<OpsinAnswer> {
     const text = name.trim();
     // The protocol is one line per name: a name never contains line breaks or other controls.
-    // eslint-disable-next-line no-control-regex
     if (text === '' || /[\x00-\x1f\x7f]/.test(text)) return Promise.resolve({ ok: false, message: 'a name is one line of text without control characters' });
     if (this.closed) return Promise.reject(new OpsinError('closed', 'OPSIN is shut down'));
     if (this.startFailure && Date.now() - this.startFailure.at < START_COOLDOWN_MS && !this.child) {

@@ -108,6 +108,6 @@ t.test('operators, output format, bodies', async (t) => {
   t.same(run('CCO', { ...flagsOnly, pains: false, lipinski: false }), ['CCO:'], 'no flag: always kept');
   const defaults = run('CCO');
   t.equal(defaults.length, 1);
-  t.match(defaults[0], /^CCO :  (T|F)(, (T|F)){8}$/);
+  t.match(defaults[0], /^CCO : {2}(T|F)(, (T|F)){8}$/);
   t.match(await failure(() => run('CCO\nC1CC(')), { status: 422, detail: /C1CC\(/ });
 });

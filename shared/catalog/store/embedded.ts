@@ -10,13 +10,13 @@ import NedbModule from '@seald-io/nedb';
 import { createRequire } from 'node:module';
 import { FileLock } from './lock.ts';
 import { SortedOrders } from './sorted-orders.ts';
-import { COLLECTIONS, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField } from './types.ts';
+import { type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField } from './types.ts';
 
 type Name = CollectionName | 'counters';
 // CommonJS package: under NodeNext the default import is typed as the module namespace
 type NedbClass = typeof import('@seald-io/nedb').default;
 const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ?? NedbModule) as unknown as NedbClass;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- nedb's typings lose the schema type
+// nedb's typings lose the schema type.
 type DS = any;
 // nedb's own matcher (the one its find uses), to filter live documents without copying them
 const nedbMatch = (createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as { match: (d: unknown, q: unknown) => boolean }).match;
