@@ -1,0 +1,33 @@
+/**
+ * Documentation and static pages: Swagger UI at /docs, the OpenAPI document at /openapi.json
+ * (built from the operation registry), the `GET /` redirect, and the 3D viewer's script, served
+ * by us so the viewer page works offline.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+import { VIEWER_SCRIPT } from '../../shared/chem/depict3d.ts';
+import type { Config } from '../../shared/config.ts';
+import { buildOpenApi } from '../openapi.ts';
+
+async function docs(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts;
+  const document = buildOpenApi(config.RELEASE_VERSION);
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => document);
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(config.HOMEPAGE_URL, 307));
+
+  const viewer = createRequire(import.meta.url).resolve('3dmol/build/3Dmol-min.js');
+  let viewerJs: Buffer | undefined;
+  app.get(VIEWER_SCRIPT, async (_req, reply) => {
+    viewerJs ??= await readFile(viewer);
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(viewerJs);
+  });
+}
+
+// Not encapsulated: @fastify/swagger must see the routes registered after it.
+export default fp(docs, { name: 'natprod-docs' });
