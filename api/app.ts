@@ -1,8 +1,8 @@
 /**
  * The api as one Fastify plugin tree: infrastructure plugins (errors, metrics, security, limits,
  * multipart, docs), then the routes (health, chemistry from the registry, jobs, MCP, catalog,
- * admin). It receives
- * ready services and opens nothing itself, so tests build it around their own runner and store.
+ * admin). It receives ready services and opens nothing itself, so tests build it around their
+ * own runner and store.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
