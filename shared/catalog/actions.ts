@@ -1,7 +1,7 @@
 /**
  * Actions (`POST /api/<r>/actions/<uriKey>`): the molecule status lifecycle, re-derivation of
  * molecules' chemistry, and `molecule_count` refresh. The records are those of the request's
- * `search` without pagination (spec §2.7); `impacted` counts the records actually changed or
+ * `search` without pagination (docs/spec/catalog-api.md §2.7); `impacted` counts the records actually changed or
  * queued, not the requested limit (a Lomkit quirk we do not copy).
  */
 import { eachLimited, type BackgroundWork } from './background.ts';

@@ -1,5 +1,5 @@
 /**
- * Mutate request validation (spec §2.6.2): Laravel error keys and messages, attribute values
+ * Mutate request validation (docs/spec/catalog-api.md §2.6.2): Laravel error keys and messages, attribute values
  * checked against the field types, relation operations parsed recursively. Produces the
  * operations that mutate.ts derives, authorises and writes.
  */

@@ -1,5 +1,5 @@
 /**
- * Search validation with Laravel/Lomkit error keys and messages (spec §2.3). Returns a normalised
+ * Search validation with Laravel/Lomkit error keys and messages (docs/spec/catalog-api.md §2.3). Returns a normalised
  * copy with filter values coerced to the field types. Objects as values are refused (an object
  * with `$` keys would be a MongoDB operator: injection).
  */

@@ -3,7 +3,7 @@
  * InChI and InChIKey, RDKit canonical isomeric SMILES, a stereo flag, the Bemis-Murcko
  * framework and the COCONUT `properties` record.
  *
- * Definitions follow the service's COCONUT descriptor set (spec chem-service §2.1 (2)) so that a
+ * Definitions follow the service's COCONUT descriptor set (docs/spec/chem-service.md §2.1 (2)) so that a
  * catalog molecule and `/chem/descriptors` agree: RDKit average and exact weights, Crippen logP,
  * TPSA, RDKit's NumHBA/NumHBD and Lipinski violations counted on those, rounded like the
  * reference service (2 dp, exact weight 5 dp, Fsp3 3 dp). The `_lipinski` pair carries

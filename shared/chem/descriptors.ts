@@ -1,5 +1,5 @@
 /**
- * The COCONUT descriptor set (spec §2.1 (2)) with RDKit definitions, computed on RDKit
+ * The COCONUT descriptor set (docs/spec/chem-service.md §2.1 (2)) with RDKit definitions, computed on RDKit
  * MinimalLib plus the pieces MinimalLib lacks: QED, NP-likeness, van der Waals volume
  * (Zhao et al. 2003 instead of a random-embedding grid volume), SSSR ring count and the
  * molecular formula. Key order is the upstream order; clients compare objects key by key.
@@ -83,7 +83,7 @@ export function coconutDescriptors(
     topological_polar_surface_area: pyRound(d.tpsa, 2),
     hydrogen_bond_acceptors: hba,
     hydrogen_bond_donors: hbd,
-    // Upstream computes the "Lipinski" pair with the same RDKit functions (spec §2.1 (2)).
+    // Upstream computes the "Lipinski" pair with the same RDKit functions (docs/spec/chem-service.md §2.1 (2)).
     hydrogen_bond_acceptors_lipinski: hba,
     hydrogen_bond_donors_lipinski: hbd,
     lipinski_rule_of_five_violations: ro5,

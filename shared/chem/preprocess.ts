@@ -1,5 +1,5 @@
 /**
- * Collection pre-processing (spec chem-service §2.1 (9)): the submitted structure, its
+ * Collection pre-processing (docs/spec/chem-service.md §2.1 (9)): the submitted structure, its
  * ChEMBL-standardized form and its ChEMBL parent, each with a 2D molblock, InChI, InChIKey,
  * canonical SMILES and Murcko framework (preprocess-record.ts); original and standardized also
  * with stereo flags and ChEMBL checker issues; optionally 3D molblocks and the COCONUT

@@ -3,7 +3,7 @@
  * `encodeSelfies` keeps the atom and branch order of the input SMILES, as the Python `selfies` 2.2
  * encoder does (strict mode, default constraints), so both give the same string; `decodeSelfies`
  * follows the derivation rules (state = bonds the previous atom can still make) and writes SMILES
- * the way the reference decoder does. See ../../../shared/data/README.md §14 for the grammar.
+ * the way the reference decoder does. See docs/spec/data.md §14 for the grammar.
  */
 import {
   type Atom, type Bond, capacity, ELEMENTS, Graph, INDEX_ALPHABET, INDEX_CODE, ORGANIC, SelfiesError, type Stereo,

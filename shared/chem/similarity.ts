@@ -1,5 +1,5 @@
 /**
- * Bit-fingerprint similarity (spec §2.1 (8), tool `generate_bitsimilarity_similarity`) on RDKit
+ * Bit-fingerprint similarity (docs/spec/chem-service.md §2.1 (8), tool `generate_bitsimilarity_similarity`) on RDKit
  * MinimalLib fingerprints, set up as the original service sets up native RDKit so that the
  * Tanimoto values agree: ECFP = Morgan bits with chirality and radius = floor(diameter / 2)
  * (the `radius` parameter is really the ECFP diameter; MinimalLib's option is `useChirality`,

@@ -1,5 +1,5 @@
 /**
- * Stereoisomer enumeration (spec §2.1 (1)). MinimalLib has no EnumerateStereoisomers, so:
+ * Stereoisomer enumeration (docs/spec/chem-service.md §2.1 (1)). MinimalLib has no EnumerateStereoisomers, so:
  *  1. find every unassigned element that *could* be stereogenic: tetrahedral centres and double
  *     bonds whose substituents differ, plus those whose equal substituents still lead to other
  *     candidates (dependent and pseudo-asymmetric centres, e.g. C4 of 3,4,5-trimethylheptane or

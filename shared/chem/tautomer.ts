@@ -84,7 +84,7 @@ function withoutAtomMaps(smiles: string): string {
 }
 
 /**
- * The `standardize_tautomer` pipeline (spec §2.1 (14)): parse, drop atom maps, canonical
+ * The `standardize_tautomer` pipeline (docs/spec/chem-service.md §2.1 (14)): parse, drop atom maps, canonical
  * isomeric Kekulé SMILES, read again, canonical tautomer, canonical isomeric Kekulé SMILES.
  */
 export function standardizeTautomerSmiles(rdkit: RDKit, mol: Mol, signal?: AbortSignal): string {

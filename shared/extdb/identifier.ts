@@ -1,5 +1,5 @@
 /**
- * Reading a chemical identifier the way the original service did (spec §2.1 (15)): one function
+ * Reading a chemical identifier the way the original service did (docs/spec/chem-service.md §2.1 (15)): one function
  * decides which PUG-REST request resolves it, a second, simpler one labels it for the answer
  * (`input_type`). They disagree on purpose, as upstream: formulas and SMILES are resolved as
  * such but labelled `name`.

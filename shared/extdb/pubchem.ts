@@ -1,5 +1,5 @@
 /**
- * SMILES lookup in a PubChem PUG-REST compatible compound database (spec §2.1 (15)). Requests
+ * SMILES lookup in a PubChem PUG-REST compatible compound database (docs/spec/chem-service.md §2.1 (15)). Requests
  * the `SMILES` property (PubChem renamed `IsomericSMILES` to `SMILES` in 2025) and reads
  * `IsomericSMILES` when an older server answers with that. A not-found answer (HTTP 4xx other
  * than 429, an empty CID list, a malformed body) is `null`; an unreachable server is an

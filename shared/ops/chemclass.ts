@@ -1,5 +1,5 @@
 /**
- * Registry entries of compound classification (spec §2.1 (10)/(11), renamed from the upstream
+ * Registry entries of compound classification (docs/spec/chem-service.md §2.1 (10)/(11), renamed from the upstream
  * ClassyFire pair): submit a structure, then poll for the ClassyFire-shaped result. Both run in
  * the api process (no RDKit there) through the job runner; the tasks are in chemclass.tasks.ts.
  *

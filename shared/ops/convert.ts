@@ -1,5 +1,5 @@
 /**
- * Format conversion and 2D depiction (spec §2.2 (16), (18)-(22), (24), (25) and §2.3 (26)).
+ * Format conversion and 2D depiction (docs/spec/chem-service.md §2.2 (16), (18)-(22), (24), (25) and §2.3 (26)).
  * Only the RDKit toolkit is available: `toolkit=cdk|openbabel` answers 422 naming the allowed
  * value. Tasks are in convert.tasks.ts.
  */

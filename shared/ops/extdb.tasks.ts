@@ -1,5 +1,5 @@
 /**
- * Worker task of the external-database lookup (spec §2.1 (15)); the registry entry and the local
+ * Worker task of the external-database lookup (docs/spec/chem-service.md §2.1 (15)); the registry entry and the local
  * catalog shortcut are in extdb.ts. The HTTP client lives in shared/extdb/.
  */
 import { loadConfig } from '../config.ts';

@@ -1,5 +1,5 @@
 /**
- * Registry entry of the identifier-to-SMILES lookup (spec §2.1 (15); upstream path
+ * Registry entry of the identifier-to-SMILES lookup (docs/spec/chem-service.md §2.1 (15); upstream path
  * /chem/pubchem/smiles). The api handler answers from the local catalog when a molecule there
  * carries the identifier (COCONUT identifier, name, CAS number or InChIKey) and otherwise runs
  * the `extdb_lookup` task against the external compound database (EXTDB_URL).

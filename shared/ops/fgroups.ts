@@ -1,5 +1,5 @@
 /**
- * Ertl functional groups (spec §2.1 (13); the seed names the tool with the neutral word
+ * Ertl functional groups (docs/spec/chem-service.md §2.1 (13); the seed names the tool with the neutral word
  * "fragment": generate_fragment_functional_groups, GET /chem/fragmentfunctionalgroup).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Registry entries for PDF extraction (spec §2.4 tools 33 and 34). The original service ran
+ * Registry entries for PDF extraction (docs/spec/chem-service.md §2.4 tools 33 and 34). The original service ran
  * Docling; these run pdfjs-dist text extraction with layout heuristics (shared/pdf/), described in
  * docs/pdf.md. Over REST the file is a multipart upload in `pdf_file`; MCP clients, which cannot
  * upload, send the same bytes base64-encoded in `pdf_base64`. Tasks are in pdf.tasks.ts.

@@ -1,5 +1,5 @@
 /**
- * SELFIES conversion (spec §2.2 (23)). The decoder half is exported from the chemistry module
+ * SELFIES conversion (docs/spec/chem-service.md §2.2 (23)). The decoder half is exported from the chemistry module
  * for `generate_smiles` (representation=selfies); only the encoder is its own operation.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Fingerprint similarity (spec §2.1 (8); the seed's neutral tool name `generate_bitsimilarity_similarity`).
+ * Fingerprint similarity (docs/spec/chem-service.md §2.1 (8); the seed's neutral tool name `generate_bitsimilarity_similarity`).
  */
 import { z } from 'zod';
 import { defineOp, type OpDef } from './types.ts';

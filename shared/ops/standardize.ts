@@ -1,7 +1,7 @@
 /**
  * Registry entries for the ChEMBL Structure Pipeline family (Bento et al., J Cheminform 2020,
  * 12:51): molblock standardization, the structure checker and collection pre-processing
- * (spec chem-service §2.1 (5), (6), (9)). Chemistry is in shared/chem/standardize*.ts,
+ * (docs/spec/chem-service.md §2.1 (5), (6), (9)). Chemistry is in shared/chem/standardize*.ts,
  * checker*.ts and preprocess*.ts; the tasks are in standardize.tasks.ts.
  */
 import { z } from 'zod';

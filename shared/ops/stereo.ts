@@ -1,4 +1,4 @@
-/** Stereoisomer enumeration (spec §2.1 (1)). */
+/** Stereoisomer enumeration (docs/spec/chem-service.md §2.1 (1)). */
 import { z } from 'zod';
 import { defineOp, type OpDef } from './types.ts';
 import { int, smiles } from './params.ts';

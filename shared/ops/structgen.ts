@@ -1,5 +1,5 @@
 /**
- * Structure generation (spec §2.4 (28) `generate_structures`; response shape of the later
+ * Structure generation (docs/spec/chem-service.md §2.4 (28) `generate_structures`; response shape of the later
  * upstream service, §6). A long operation: the HTTP call answers with a job id at once.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Structure clean-up family: canonical tautomer (spec §2.1 (14)).
+ * Structure clean-up family: canonical tautomer (docs/spec/chem-service.md §2.1 (14)).
  */
 import { z } from 'zod';
 import { defineOp, type OpDef } from './types.ts';

@@ -1,7 +1,7 @@
 /**
- * Registry entries for the Sugar Removal Utility (spec §2.4 tools 29-32; Schaub et al.,
+ * Registry entries for the Sugar Removal Utility (docs/spec/chem-service.md §2.4 tools 29-32; Schaub et al.,
  * J Cheminform 2020, 12:67). The tunable SRU settings are the later upstream query parameters
- * (spec §6); their defaults are those the MCP-era service used, so a call without them answers
+ * (docs/spec/chem-service.md §6); their defaults are those the MCP-era service used, so a call without them answers
  * as that service did. Tasks are in sugars.tasks.ts.
  */
 import { z } from 'zod';

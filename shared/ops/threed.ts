@@ -1,4 +1,4 @@
-/** 3D coordinates (spec §2.2 (17)) and the 3D viewer page (spec §2.3 (27)). */
+/** 3D coordinates (docs/spec/chem-service.md §2.2 (17)) and the 3D viewer page (docs/spec/chem-service.md §2.3 (27)). */
 import { z } from 'zod';
 import { defineOp, type OpDef } from './types.ts';
 import { smiles, toolkit } from './params.ts';

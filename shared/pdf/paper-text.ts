@@ -1,6 +1,6 @@
 /**
  * The "combined text" of a scientific article as the original service built it from Docling
- * output (spec §2.4 (34); upstream app/modules/docling_wrapper.py): title, abstract, and the main
+ * output (docs/spec/chem-service.md §2.4 (34); upstream app/modules/docling_wrapper.py): title, abstract, and the main
  * text that follows the abstract up to the first RESULTS or DISCUSSION heading, skipping running
  * headers and footers; when that yields 10 words or fewer, all text of the pages read instead
  * (headers and footers included).

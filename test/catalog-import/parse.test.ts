@@ -15,7 +15,7 @@
  *   → 413 383 348 395 16
  *   wc -l lotus_source_databases.csv coconut_collections.csv → 41, 64 (header included)
  *
- * Ranks of the validated set (README of ../shared/data, §2): 301 species, 50 family, 41 genus,
+ * Ranks of the validated set (docs/spec/data.md, §2): 301 species, 50 family, 41 genus,
  * 5 variety, 16 blank.
  */
 import t from 'tap';
@@ -49,7 +49,7 @@ t.test('lotus_sample_1000.tsv.gz', async (t) => {
   t.ok(rows.every((r) => r.organism?.iri?.startsWith('http://www.wikidata.org/entity/Q')), 'Wikidata IRIs');
   t.equal(distinct(rows.map((r) => r.collection?.title)), 1, 'one LOTUS collection');
   t.notOk(rows.some((r) => r.problem), 'no rejected rows');
-  // README §1: 904 names equal the species column, 2 the variety column; the 94 others are
+  // docs/spec/data.md §1: 904 names equal the species column, 2 the variety column; the 94 others are
   // binomials or trinomials (LOTUS resolved them under a synonym) and get their rank from the form.
   const ranks = rows.map((r) => r.organism?.rank);
   t.ok(ranks.filter((r) => r === 'species').length >= 904, 'species');

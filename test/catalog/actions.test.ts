@@ -1,5 +1,5 @@
 /**
- * Actions (spec §2.7 and issue point 5): status lifecycle with invalid moves reported, the revoke
+ * Actions (docs/spec/catalog-api.md §2.7 and issue point 5): status lifecycle with invalid moves reported, the revoke
  * reason, recompute-properties as queued derivations, refresh-counts, `impacted`, field
  * validation, status order. Runs on every store kind.
  */

@@ -1,4 +1,4 @@
-/** Delete (spec §2.8) on every resource: response, links, counts, validation, all-or-nothing 403. */
+/** Delete (docs/spec/catalog-api.md §2.8) on every resource: response, links, counts, validation, all-or-nothing 403. */
 import t from 'tap';
 import { build, seed, storeKinds } from './helper.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Detail operation (spec §2.1, §3.2): keys in order, fields in seed order plus `id`, relations
+ * Detail operation (docs/spec/catalog-api.md §2.1, §3.2): keys in order, fields in seed order plus `id`, relations
  * with their Lomkit class names and constraints, limits, scopes, and rules/actions that depend on
  * the caller's role.
  */
@@ -9,7 +9,7 @@ import { build } from './helper.ts';
 const NO_CONSTRAINTS = { required_on_creation: false, prohibited_on_creation: false, required_on_update: false, prohibited_on_update: false };
 const rel = (resource: string, relation: string, name: string) => ({ resource: `App\\Rest\\Resources\\${resource}`, relation, constraints: NO_CONSTRAINTS, name });
 
-// Field lists of the seed (000_4ee3a823f66a8a36.txt §2), each preceded by the exposed `id`.
+// Field lists of the seed (docs/spec/seed-catalog-api.md §2), each preceded by the exposed `id`.
 const FIELDS: Record<string, string[]> = {
   molecules: ['id', 'standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'identifier', 'name', 'cas', 'iupac_name', 'murko_framework', 'structural_comments', 'name_trust_level', 'annotation_level', 'variants_count', 'status', 'active', 'has_variants', 'has_stereo', 'is_tautomer', 'is_parent', 'is_placeholder'],
   collections: ['id', 'title', 'description', 'identifier', 'url'],

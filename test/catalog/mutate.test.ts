@@ -1,5 +1,5 @@
 /**
- * Mutate contract (spec §2.6): create, update, every relation operation from both sides, nested
+ * Mutate contract (docs/spec/catalog-api.md §2.6): create, update, every relation operation from both sides, nested
  * relation operations, derived chemistry (fake derivation, see helper.ts), read-only fields,
  * molecule_count upkeep, all-or-nothing. Runs on every store kind.
  */

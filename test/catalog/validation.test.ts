@@ -1,4 +1,4 @@
-/** Laravel-shaped 422s: keys and messages of spec §2.3/§2.6, status order 401 → 404/405 → 422 → 403, injection. */
+/** Laravel-shaped 422s: keys and messages of docs/spec/catalog-api.md §2.3/§2.6, status order 401 → 404/405 → 422 → 403, injection. */
 import t from 'tap';
 import { build, seed, storeKinds } from './helper.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Conversion and 2D depiction against native references: test/fixtures/convert-reference.json
  * (native RDKit 2022.09 and the InChI 1.03 executable on 72 LOTUS natural products; provenance
- * in test/fixtures/README.md) and the original service's documented answers (spec §2.2).
+ * in test/fixtures/README.md) and the original service's documented answers (docs/spec/chem-service.md §2.2).
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
@@ -101,7 +101,7 @@ t.test("the original service's documented caffeine answers", async (t) => {
   t.equal(
     call('generate_smiles', { input_text: '[C][N][C][=N][C][=C][Ring1][Branch1][C][=Branch1][C][=O][N][Branch1][=Branch2][C][=Branch1][C][=O][N][Ring1][Branch2][C][C]' }),
     canon(caffeine),
-    'SELFIES of caffeine (spec §2.2 (23)) decodes to caffeine',
+    'SELFIES of caffeine (docs/spec/chem-service.md §2.2 (23)) decodes to caffeine',
   );
 });
 

@@ -53,7 +53,7 @@ t.test('NP-likeness within 0.01 of RDKit Contrib NP_Score on 500 molecules', asy
   t.ok(maxConfDev <= 1e-9, `max confidence deviation ${maxConfDev}`);
 });
 
-t.test('published reference values (shared/data README §8, spec §(7))', async (t) => {
+t.test('published reference values (docs/spec/data.md §8, docs/spec/chem-service.md §(7))', async (t) => {
   const cases: [string, number][] = [
     ['CC(=O)Oc1ccccc1C(=O)O', 0.12],
     ['c1ccccc1', -0.15],

@@ -1,5 +1,5 @@
 /**
- * Collection pre-processing: the response shape of spec chem-service §2.1 (9) (without the
+ * Collection pre-processing: the response shape of docs/spec/chem-service.md §2.1 (9) (without the
  * upstream bug that repeated the original molblock as the standardized one), and the values
  * against the ChEMBL pipeline run natively on LOTUS natural products and edge cases
  * (test/fixtures/chembl-pipeline-reference.json: standardized structure and InChIKey, parent,

@@ -7,7 +7,7 @@
  *    answer through the whole standardizer, which is what runs here;
  *  - the pipeline run natively on LOTUS natural products and edge cases
  *    (test/fixtures/chembl-pipeline-reference.json), on the very molblocks it was given;
- *  - the spec's documented answer for acetone (chem-service §2.1 (5)).
+ *  - the spec's documented answer for acetone (docs/spec/chem-service.md §2.1 (5)).
  */
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';

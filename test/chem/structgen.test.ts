@@ -4,7 +4,7 @@
  *   with nauty's geng/planarg/vcolg/multig (Debian package nauty), not with our code;
  * - OEIS A000602 (alkanes CnH2n+2), A000598 (alcohols CnH2n+1OH = alkyl groups) and A000631
  *   (ethylene derivatives = acyclic mono-alkenes CnH2n), terms copied from oeis.org;
- * - the original service's C6H6 answer with its surge defaults (spec §2.4 (28)) and hand-derived
+ * - the original service's C6H6 answer with its surge defaults (docs/spec/chem-service.md §2.4 (28)) and hand-derived
  *   cases of surge's bad-substructure classes (surge manual / `surge -help`).
  */
 import t from 'tap';

@@ -1,5 +1,5 @@
 /**
- * Sugar Removal Utility: the original service's documented answers (spec §2.4 tools 29-32 and
+ * Sugar Removal Utility: the original service's documented answers (docs/spec/chem-service.md §2.4 tools 29-32 and
  * the upstream test suite, tests/test_tools.py of Steinbeck-Lab/cheminformatics-microservice),
  * the SRU rules of Schaub et al. 2020 on small hand-made cases whose answer follows from the
  * published rule, and the operation contract (messages, errors, parameters).
@@ -53,7 +53,7 @@ t.test('registry entries as the spec names them', async (t) => {
   t.throws(() => sugarsOps[0].args.parse({ smiles: 'C', oxygen_atoms_threshold: 1.5 }));
 });
 
-t.test('upstream documented answers (spec §2.4, upstream tests/test_tools.py)', async (t) => {
+t.test('upstream documented answers (docs/spec/chem-service.md §2.4, upstream tests/test_tools.py)', async (t) => {
   t.equal(call('get_sugar_information', { smiles: UPSTREAM }), 'The molecule contains Linear and Circular sugars');
   // Upstream answers are CDK canonical SMILES; we compare structures, stereo included.
   t.equal(canon(call('remove_linear_sugars', { smiles: UPSTREAM }) as string), canon('C(C1C(C(C(CO1)O)O)O)O'));

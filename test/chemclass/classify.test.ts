@@ -1,7 +1,7 @@
 /**
  * The offline classifier on textbook natural products (classes as any pharmacognosy text gives
  * them, e.g. Dewick, Medicinal Natural Products, 3rd ed.; the ClassyFire class of caffeine is the
- * one the spec quotes, §2.1 (11)), the consistency of the rule set, and bad input.
+ * one the spec quotes, docs/spec/chem-service.md §2.1 (11)), the consistency of the rule set, and bad input.
  */
 import t from 'tap';
 import { classifyStructure, RULES } from '../../shared/chem/classify.ts';
@@ -78,7 +78,7 @@ t.test('entity shape (ClassyFire fields)', async (t) => {
   t.equal(e.kingdom?.chemont_id, 'CHEMONTID:0000000');
   t.equal(e.kingdom?.url, 'http://classyfire.wishartlab.com/tax_nodes/C0000000');
   t.equal(e.direct_parent?.name, 'Xanthines', 'caffeine is a xanthine');
-  t.equal(e.inchikey, 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', 'InChIKey of caffeine (spec §2.1 tool 33)');
+  t.equal(e.inchikey, 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', 'InChIKey of caffeine (docs/spec/chem-service.md §2.1 tool 33)');
   t.equal(e.molecular_framework, 'Aromatic heteropolycyclic compounds');
   t.ok(e.ancestors.includes('Organoheterocyclic compounds'), 'ancestors list the lineage');
   t.match(e.description, /^This compound belongs to the class of organic compounds known as xanthines\. These are /);

@@ -1,6 +1,6 @@
 /**
- * A small fake PUG-REST server on 127.0.0.1 for the lookup tests: answers the requests of spec
- * §2.1 (15) for caffeine (CID 2519) and ethanol (CID 702, answered with the pre-2025
+ * A small fake PUG-REST server on 127.0.0.1 for the lookup tests: answers the requests of
+ * docs/spec/chem-service.md §2.1 (15) for caffeine (CID 2519) and ethanol (CID 702, answered with the pre-2025
  * `IsomericSMILES` key), 404 for unknown compounds, and misbehaving names: `flaky` (one 429,
  * then an answer), `broken` (always 500), `silent` (never answers). Every request is counted.
  */

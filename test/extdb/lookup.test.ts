@@ -1,6 +1,6 @@
 /**
  * Identifier-to-SMILES lookup against a fake PUG-REST server started here (fake-pugrest.ts):
- * the request made for each kind of identifier (spec §2.1 (15)), the `input_type` labels,
+ * the request made for each kind of identifier (docs/spec/chem-service.md §2.1 (15)), the `input_type` labels,
  * retries on 429, giving up on repeated 500s, timeouts and refused connections (503 naming the
  * database, never a hang), and the per-thread cache.
  */
