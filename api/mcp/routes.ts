@@ -1,7 +1,8 @@
 /**
  * MCP over HTTP: legacy SSE (`GET /mcp` + `POST /mcp/messages/?session_id=`) for clients such as
- * `mcp-remote --transport sse-only`, and stateless Streamable HTTP on `POST /mcp` (a fresh server
- * per request, so any api replica can answer any call).
+ * `mcp-remote --transport sse-only`, also at the paths the MCP Inspector and several desktop
+ * clients assume (`GET /sse` + `POST /messages?sessionId=`), and stateless Streamable HTTP on
+ * `POST /mcp` (a fresh server per request, so any api replica can answer any call).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -19,13 +20,21 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
   const serverFor = (req: FastifyRequest) => createMcpServer({ ...opts, context: () => opts.context(req) });
   const sessions = new Map<string, SseTransport>();
 
-  app.get('/mcp', async (req: FastifyRequest, reply: FastifyReply) => {
+  // A hijacked reply writes its own head: keep the headers the hooks set (CORS, rate limits).
+  const hijack = (reply: FastifyReply) => {
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
-    const transport = new SseTransport(reply.raw, '/mcp/messages/');
+  };
+
+  const sse = (endpoint: string, param: 'session_id' | 'sessionId') => async (req: FastifyRequest, reply: FastifyReply) => {
+    hijack(reply);
+    const transport = new SseTransport(reply.raw, endpoint, param);
     sessions.set(transport.sessionId, transport);
     transport.onclose = () => sessions.delete(transport.sessionId);
     await serverFor(req).connect(transport);
-  });
+  };
+  app.get('/mcp', sse('/mcp/messages/', 'session_id'));
+  app.get('/sse', sse('/messages', 'sessionId'));
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = req.query as Record<string, string | undefined>;
@@ -42,9 +51,10 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
     return reply.code(202).send({ message: 'Accepted' });
   };
   app.post('/mcp/messages', { bodyLimit: opts.bodyLimit }, post);
+  app.post('/messages', { bodyLimit: opts.bodyLimit }, post);
 
   app.post('/mcp', { bodyLimit: opts.bodyLimit }, async (req: FastifyRequest, reply: FastifyReply) => {
-    reply.hijack();
+    hijack(reply);
     const server = serverFor(req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {

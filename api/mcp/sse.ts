@@ -1,7 +1,8 @@
 /**
  * The legacy HTTP+SSE transport (MCP 2024-11-05) as the original service spoke it: `GET /mcp`
- * opens an event stream whose first event `endpoint` names `/mcp/messages/?session_id=<hex>`;
- * each JSON-RPC message is POSTed there and answered on the stream. Sessions live in this
+ * opens an event stream whose first event `endpoint` names `/mcp/messages/?session_id=<hex>`
+ * (`GET /sse` names `/messages?sessionId=<hex>`, the paths most clients assume); each JSON-RPC
+ * message is POSTed there and answered on the stream. Sessions live in this
  * process's memory, so behind several api replicas SSE clients need sticky routing (Streamable
  * HTTP on `POST /mcp` is stateless and has no such constraint).
  */
@@ -21,6 +22,8 @@ export class SseTransport implements Transport {
   constructor(
     private readonly res: ServerResponse,
     private readonly endpoint: string,
+    /** The query parameter of the endpoint that carries the session id. */
+    private readonly param: 'session_id' | 'sessionId' = 'session_id',
   ) {}
 
   async start(): Promise<void> {
@@ -30,7 +33,7 @@ export class SseTransport implements Transport {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    this.res.write(`event: endpoint\ndata: ${this.endpoint}?session_id=${this.sessionId}\n\n`);
+    this.res.write(`event: endpoint\ndata: ${this.endpoint}?${this.param}=${this.sessionId}\n\n`);
     // Comments keep proxies from closing an idle stream.
     this.keepAlive = setInterval(() => this.res.write(': keep-alive\n\n'), 15_000);
     this.keepAlive.unref();

@@ -68,7 +68,7 @@ function routeBudgets(): Map<string, Budget> {
     for (const op of OPERATIONS) routes.set(`${prefix}${fastifyPath(op.path)}`, op.mode === 'long' ? 'long' : 'quick');
     routes.set(`${prefix}/jobs/:id`, 'quick');
   }
-  for (const url of ['/mcp', '/mcp/messages']) routes.set(url, 'quick');
+  for (const url of ['/mcp', '/mcp/messages', '/sse', '/messages']) routes.set(url, 'quick');
   return routes;
 }
 

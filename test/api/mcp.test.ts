@@ -1,7 +1,8 @@
 /**
  * MCP through the SDK's real client against a listening server, over the legacy SSE transport
  * and over Streamable HTTP: the tool list is exactly the registry with its schemas, and a tool
- * call answers the same body as the REST operation.
+ * call answers the same body as the REST operation. SSE is also served at `/sse` + `/messages`
+ * (endpoint event, CORS on the hijacked stream, quick budget).
  */
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -85,4 +86,55 @@ t.test('SSE message endpoint errors as the original service', async (t) => {
   const unknown = await app.inject({ method: 'POST', url: `/mcp/messages/?session_id=${'a'.repeat(32)}`, payload: {} });
   t.equal(unknown.statusCode, 404);
   t.equal(unknown.body, 'Could not find session');
+});
+
+/** The first event of an SSE stream opened with fetch, and the response (its body still open). */
+async function openStream(url: string, headers: Record<string, string> = {}) {
+  const ac = new AbortController();
+  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: ac.signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  const next = async () => {
+    while (!buf.includes('\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buf += value;
+    }
+    const i = buf.indexOf('\n\n');
+    const event = buf.slice(0, i);
+    buf = buf.slice(i + 2);
+    return event;
+  };
+  return { res, next, close: () => ac.abort() };
+}
+
+t.test('SSE at the common paths: GET /sse names /messages?sessionId=, GET /mcp keeps /mcp/messages/?session_id=', async (t) => {
+  for (const [path, endpoint] of [['/sse', /^\/messages\?sessionId=[0-9a-f]{32}$/], ['/mcp', /^\/mcp\/messages\/\?session_id=[0-9a-f]{32}$/]] as const) {
+    const stream = await openStream(`${base}${path}`, { origin: 'https://client.example' });
+    t.teardown(stream.close);
+    t.equal(stream.res.headers.get('content-type'), 'text/event-stream', `${path}: an event stream`);
+    t.equal(stream.res.headers.get('access-control-allow-origin'), '*', `${path}: CORS headers on the hijacked stream`);
+    t.equal(stream.res.headers.get('x-content-type-options'), 'nosniff', `${path}: helmet headers`);
+    const first = await stream.next();
+    const url = /^event: endpoint\ndata: (.*)$/.exec(first)?.[1] ?? '';
+    t.match(url, endpoint, `${path}: endpoint event`);
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const posted = await fetch(new URL(url, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(init) });
+    t.equal(posted.status, 202, `${path}: message accepted at its endpoint`);
+    t.match(JSON.parse(/^event: message\ndata: (.*)$/.exec(await stream.next())?.[1] ?? 'null'), { id: 1, result: { serverInfo: { name: 'natprod' } } }, `${path}: answered on the stream`);
+  }
+  t.equal((await app.inject({ method: 'POST', url: '/messages', payload: {} })).statusCode, 400, '/messages without a session');
+  t.equal((await app.inject({ method: 'POST', url: `/messages?sessionId=${'b'.repeat(32)}`, payload: {} })).statusCode, 404, '/messages with an unknown session');
+});
+
+t.test('/sse and /messages spend the quick budget, as /mcp does', async (t) => {
+  const limited = (await build(t, 'inline', { RATE_LIMIT_QUICK: '3' }))!.app;
+  const unknown = `sessionId=${'c'.repeat(32)}`;
+  t.equal((await limited.inject({ method: 'POST', url: `/messages?${unknown}`, payload: {} })).statusCode, 404);
+  t.equal((await limited.inject({ method: 'POST', url: `/mcp/messages/?${unknown}`, payload: {} })).statusCode, 404);
+  const last = await limited.inject({ method: 'POST', url: `/messages?${unknown}`, payload: {} });
+  t.equal(last.statusCode, 404);
+  t.equal(last.headers['x-ratelimit-remaining'], '0');
+  t.equal((await limited.inject({ url: '/sse' })).statusCode, 429, 'GET /sse refused once the budget is spent');
+  t.equal((await limited.inject({ method: 'POST', url: `/messages?${unknown}`, payload: {} })).statusCode, 429);
 });
