@@ -24,10 +24,22 @@ export interface DerivedProperties {
   hydrogen_bond_donors_lipinski: number;
   lipinski_rule_of_five_violations: number;
   aromatic_rings_count: number;
+  /** QED as `/chem/descriptors` answers it (`qed_drug_likeliness`). */
+  qed_drug_likeliness: number;
   formal_charge: number;
   fractioncsp3: number;
   number_of_minimal_rings: number;
+  /** `/chem/descriptors` `van_der_waals_volume` (COCONUT's field name); null for elements the method does not cover. */
+  van_der_walls_volume: number | null;
+  /** `linear_sugars || circular_sugars` of `/chem/descriptors`, as COCONUT imports them. */
+  contains_sugar: boolean;
+  /** `/chem/descriptors` `circular_sugars`. */
+  contains_ring_sugars: boolean;
+  /** `/chem/descriptors` `linear_sugars`. */
+  contains_linear_sugars: boolean;
   murcko_framework: string | null;
+  /** `/chem/descriptors` `nplikeness`. */
+  np_likeness: number;
 }
 
 export interface DerivedMolecule {
@@ -39,7 +51,7 @@ export interface DerivedMolecule {
   sugar_free_smiles?: string | null;
   has_stereo: boolean;
   murcko_framework: string | null;
-  /** Stored as given: extra fields a derivation adds (sugar flags, NP-likeness ...) pass through. */
+  /** Stored as given. */
   properties: DerivedProperties;
   /** Structure-search fingerprints (shared/chem/search/fingerprints.ts), stored with the molecule. */
   fingerprints?: StoredFingerprints;

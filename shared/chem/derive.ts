@@ -10,6 +10,12 @@
  * Lipinski's own counts (N+O atoms, NH+OH hydrogens, RDKit `NOCount`/`NHOHCount`), which is what
  * COCONUT's property fields of that name hold and what the shipped demo data file uses.
  *
+ * QED, van der Waals volume, NP-likeness and the sugar flags are the descriptor set's own values,
+ * computed by the same functions with the same tables (`coconutScores`, `coconutSugarFlags`,
+ * data-tables.ts) on the same molecule view. The flags map as COCONUT's import of that set does
+ * (its ImportProperties command): `contains_linear_sugars` = `linear_sugars`,
+ * `contains_ring_sugars` = `circular_sugars`, `contains_sugar` = either.
+ *
  * The identifiers, Murcko framework and stereo flag come from structureRecord
  * (preprocess-record.ts), the function collection pre-processing applies to each of its
  * original, standardized and parent structures, so a catalog molecule and the pre-processing
@@ -20,9 +26,12 @@ import { AppError } from '../errors.ts';
 import { detectFormat, withMol, type Mol, type RDKit } from './rdkit.ts';
 import { pyRound } from './descriptors-format.ts';
 import { molecularFormula } from './descriptors-formula.ts';
+import { coconutScores } from './descriptors.ts';
+import { descriptorTables } from './data-tables.ts';
 import { morganGraph } from './morgan-env.ts';
+import { MolView } from './mol-view.ts';
 import { requireInchi, structureRecord } from './preprocess-record.ts';
-import { removeSugars } from './sugars.ts';
+import { coconutSugarFlags, removeSugars } from './sugars.ts';
 import { searchFingerprints } from './search/fingerprints.ts';
 
 /**
@@ -68,10 +77,13 @@ function descriptors(mol: Mol): MinimalLibDescriptors {
   return d as MinimalLibDescriptors;
 }
 
-export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null): DerivedProperties {
+/** @param view the molecule's view when the caller has one (its parsed JSON is reused). */
+export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null, view: MolView = new MolView(rdkit, mol)): DerivedProperties {
   const d = descriptors(mol);
-  const graph = morganGraph(rdkit, mol);
+  const graph = morganGraph(rdkit, mol, view.json);
   const ro5 = [d.CrippenClogP > 5, d.amw > 500, d.NumHBA > 10, d.NumHBD > 5].filter(Boolean).length;
+  const scores = coconutScores(rdkit, mol, d, graph, view, descriptorTables());
+  const sugars = coconutSugarFlags(rdkit, mol, view);
   return {
     total_atom_count: d.NumAtoms,
     heavy_atom_count: d.NumHeavyAtoms,
@@ -87,10 +99,16 @@ export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null):
     hydrogen_bond_donors_lipinski: d.lipinskiHBD,
     lipinski_rule_of_five_violations: ro5,
     aromatic_rings_count: d.NumAromaticRings,
+    qed_drug_likeliness: scores.qed,
     formal_charge: graph.atoms.reduce((sum, a) => sum + a.charge, 0),
     fractioncsp3: pyRound(d.FractionCSP3, 3),
     number_of_minimal_rings: d.NumRings,
+    van_der_walls_volume: scores.vdwVolume,
+    contains_sugar: sugars.linear || sugars.circular,
+    contains_ring_sugars: sugars.circular,
+    contains_linear_sugars: sugars.linear,
     murcko_framework: murcko,
+    np_likeness: scores.npLikeness,
   };
 }
 
@@ -108,7 +126,9 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
     rdkit,
     structure,
     (mol) => {
-      const record = structureRecord(rdkit, mol);
+      // One view of the molecule: its JSON is parsed once for every piece below.
+      const view = new MolView(rdkit, mol);
+      const record = structureRecord(rdkit, mol, view);
       const { inchi, inchikey } = requireInchi(record);
       const murcko = record.murcko === 'None' ? null : record.murcko;
       return {
@@ -118,7 +138,7 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
         sugar_free_smiles: sugarFreeSmiles(rdkit, record.smiles),
         has_stereo: record.stereo.defined,
         murcko_framework: murcko,
-        properties: deriveProperties(rdkit, mol, murcko),
+        properties: deriveProperties(rdkit, mol, murcko, view),
         fingerprints: searchFingerprints(mol),
       };
     },

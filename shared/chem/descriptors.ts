@@ -8,7 +8,7 @@ import type { Mol, RDKit } from './rdkit.ts';
 import type { FragmentTable, MorganGraph } from './morgan-env.ts';
 import { morganGraph } from './morgan-env.ts';
 import { npLikeness } from './nplikeness.ts';
-import { qed, type QedData } from './qed.ts';
+import { qed, type QedData, type RDKitDescriptors } from './qed.ts';
 import { vdwVolume } from './vdw-volume.ts';
 import { pyRound } from './descriptors-format.ts';
 import { molecularFormula } from './descriptors-formula.ts';
@@ -53,6 +53,40 @@ interface MinimalLibDescriptors {
   CrippenClogP: number;
 }
 
+/** The values of the set beyond MinimalLib's descriptors, rounded as the set reports them. */
+export interface CoconutScores {
+  /** QED (RDKit's "mean" weights), 2 dp. */
+  qed: number;
+  /** Van der Waals volume in Å³ (Zhao et al. 2003), 2 dp; null for an element the method does not cover. */
+  vdwVolume: number | null;
+  /** NP-likeness (Ertl 2008, RDKit Contrib model), 2 dp. */
+  npLikeness: number;
+}
+
+/**
+ * QED, van der Waals volume and NP-likeness of the set, from what the caller already holds:
+ * `coconutDescriptors` and the catalog's derivation (derive.ts) both call this, so a catalog
+ * molecule's properties and `/chem/descriptors` agree.
+ *
+ * @param desc MinimalLib's `get_descriptors()` of the molecule
+ * @param graph its Morgan graph, built from `view.json`
+ */
+export function coconutScores(
+  rdkit: RDKit,
+  mol: Mol,
+  desc: RDKitDescriptors,
+  graph: MorganGraph,
+  view: MolView,
+  tables: DescriptorTables,
+): CoconutScores {
+  const volume = vdwVolume(graph, view.json.rings, view.json.aromaticAtoms);
+  return {
+    qed: pyRound(qed(rdkit, mol, graph, desc, tables.qed, view), 2),
+    vdwVolume: volume === null ? null : pyRound(volume, 2),
+    npLikeness: pyRound(npLikeness(rdkit, mol, tables.np, graph).score, 2),
+  };
+}
+
 /**
  * @param view the molecule's view (mol-view.ts); the molecule JSON is read once and shared by
  *   every piece below. Pass one built with `plainSmiles` when the input was a plain SMILES.
@@ -72,7 +106,7 @@ export function coconutDescriptors(
   const hba = d.NumHBA;
   const hbd = d.NumHBD;
   const ro5 = [d.CrippenClogP > 5, d.amw > 500, hba > 10, hbd > 5].filter(Boolean).length;
-  const volume = vdwVolume(graph, json.rings, json.aromaticAtoms);
+  const scores = coconutScores(rdkit, mol, d, graph, view, tables);
   const out: CoconutDescriptors = {
     atom_count: d.NumAtoms,
     heavy_atom_count: d.NumHeavyAtoms,
@@ -88,12 +122,12 @@ export function coconutDescriptors(
     hydrogen_bond_donors_lipinski: hbd,
     lipinski_rule_of_five_violations: ro5,
     aromatic_rings_count: d.NumAromaticRings,
-    qed_drug_likeliness: pyRound(qed(rdkit, mol, graph, d, tables.qed, view), 2),
+    qed_drug_likeliness: scores.qed,
     formal_charge: graph.atoms.reduce((s, a) => s + a.charge, 0),
     fractioncsp3: pyRound(d.FractionCSP3, 3),
     // RDKit's ring count (CalcNumRings); its SSSR can exceed the cycle rank in bridged systems.
     number_of_minimal_rings: d.NumRings,
-    van_der_waals_volume: volume === null ? null : pyRound(volume, 2),
+    van_der_waals_volume: scores.vdwVolume,
   };
   if (plugins.sugars) {
     const s = plugins.sugars(rdkit, mol, view);
@@ -101,7 +135,7 @@ export function coconutDescriptors(
     out.circular_sugars = s.circular;
   }
   out.murcko_framework = plugins.murcko(rdkit, mol, view);
-  out.nplikeness = pyRound(npLikeness(rdkit, mol, tables.np, graph).score, 2);
+  out.nplikeness = scores.npLikeness;
   out.molecular_formula = molecularFormula(graph);
   return out;
 }

@@ -8,7 +8,8 @@ import { AppError } from '../errors.ts';
 import type { Mol, RDKit } from './rdkit.ts';
 import { murckoFramework } from './descriptors-murcko.ts';
 import { enumerateStereoisomers } from './stereoisomers.ts';
-import { isChiralTag, isConfiguredBond, readMolJson } from './commonchem.ts';
+import { isChiralTag, isConfiguredBond, readMolJson, type MolJson } from './commonchem.ts';
+import type { MolView } from './mol-view.ts';
 
 export interface StereoFlags {
   /** Some atom has a tetrahedral configuration. */
@@ -39,9 +40,8 @@ function safeInchi(mol: Mol, options?: string): string {
   }
 }
 
-/** Which configurations the molecule states. */
-export function stereoFlags(mol: Mol): StereoFlags {
-  const m = readMolJson(mol);
+/** Which configurations the molecule states (`m`: its parsed JSON when the caller has it). */
+export function stereoFlags(mol: Mol, m: MolJson = readMolJson(mol)): StereoFlags {
   const definedCentre = m.atoms.some((a) => isChiralTag(a.stereo));
   const definedBond = m.bonds.some((b) => isConfiguredBond(b.stereo));
   return { definedCentre, defined: definedCentre || definedBond };
@@ -57,7 +57,8 @@ export function potentialStereo(rdkit: RDKit, mol: Mol, flags: StereoFlags = ste
   return flags.defined || enumerateStereoisomers(rdkit, mol.get_smiles(), 0).elements > 0;
 }
 
-export function structureRecord(rdkit: RDKit, mol: Mol): StructureRecord {
+/** @param view the molecule's view when the caller has one (its parsed JSON is reused). */
+export function structureRecord(rdkit: RDKit, mol: Mol, view?: MolView): StructureRecord {
   const inchi = safeInchi(mol);
   let inchikey: string | null = null;
   if (inchi) {
@@ -69,8 +70,8 @@ export function structureRecord(rdkit: RDKit, mol: Mol): StructureRecord {
     kekuleSmiles: mol.get_smiles(JSON.stringify({ doKekule: true })),
     inchi: inchi || null,
     inchikey,
-    murcko: murckoFramework(rdkit, mol),
-    stereo: stereoFlags(mol),
+    murcko: murckoFramework(rdkit, mol, view),
+    stereo: stereoFlags(mol, view?.json),
   };
 }
 

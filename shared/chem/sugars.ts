@@ -3,7 +3,8 @@
  * RDKit MinimalLib: detection of circular and linear sugar moieties and their removal. The
  * rules live in sugars-detect.ts / sugars-remove.ts; this module is the public face.
  *
- * `detectSugars` is also what the COCONUT descriptors use for `linear_sugars` / `circular_sugars`.
+ * `coconutSugarFlags` is what the COCONUT descriptors use for `linear_sugars` / `circular_sugars`,
+ * and the catalog's derivation for its `contains_*sugars` properties.
  */
 import patterns from './data/sugar-patterns.json' with { type: 'json' };
 import { AppError } from '../errors.ts';
@@ -57,6 +58,16 @@ export function detectSugars(rdkit: RDKit, smiles: string, options: Partial<Suga
 /** Same on a molecule the caller already holds (it stays the caller's to delete). */
 export function detectSugarsInMol(rdkit: RDKit, mol: Mol, options: Partial<SugarOptions> = {}, view?: MolView): SugarPresence {
   return presenceOf(new SugarRemover(sugarMolecule(rdkit, mol, view), withDefaults(options)));
+}
+
+/**
+ * The sugar flags of the COCONUT descriptor set (`linear_sugars`, `circular_sugars`) and of the
+ * catalog's properties (`contains_linear_sugars`, `contains_ring_sugars`): the Sugar Removal
+ * Utility's detection with its default settings.
+ */
+export function coconutSugarFlags(rdkit: RDKit, mol: Mol, view?: MolView): { linear: boolean; circular: boolean } {
+  const found = detectSugarsInMol(rdkit, mol, {}, view);
+  return { linear: found.hasLinear, circular: found.hasCircular };
 }
 
 function presenceOf(r: SugarRemover): SugarPresence {

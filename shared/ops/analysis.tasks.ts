@@ -1,54 +1,22 @@
 /**
  * Worker tasks for the natural-product analysis family: NP-likeness, descriptors, filters.
  * Data tables (NP model, SA fragment scores, QED parameters, PAINS SMARTS) are read once
- * per thread, on first use, from shared/chem/data.
+ * per thread, on first use, from shared/chem/data (shared/chem/data-tables.ts).
  */
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import type { MediaResult, TaskTable } from './types.ts';
 import { AppError } from '../errors.ts';
 import { normaliseSmiles, withMol, type RDKit } from '../chem/rdkit.ts';
-import type { FragmentTable } from '../chem/morgan-env.ts';
-import { npLikeness, parseNpModel } from '../chem/nplikeness.ts';
+import { npLikeness } from '../chem/nplikeness.ts';
 import { pyRound } from '../chem/descriptors-format.ts';
-import type { QedData } from '../chem/qed.ts';
 import { coconutDescriptors, type CoconutDescriptors, type DescriptorPlugins } from '../chem/descriptors.ts';
 import { descriptorsHtml } from '../chem/descriptors-html.ts';
 import { murckoFramework } from '../chem/descriptors-murcko.ts';
-import { detectSugarsInMol } from '../chem/sugars.ts';
+import { coconutSugarFlags } from '../chem/sugars.ts';
 import { isPlainSmiles, MolView } from '../chem/mol-view.ts';
-import { parseSaTable } from '../chem/sascore.ts';
-import { parsePains, type PainsEntry } from '../chem/filters-pains.ts';
+import { descriptorTables, npModel, painsEntries, qedData, saTable } from '../chem/data-tables.ts';
 import { filterFlags, formatLine, keep, parseRange, type FilterOptions, type Range } from '../chem/filters.ts';
 
-const dataFile = (name: string) => new URL(`../chem/data/${name}`, import.meta.url);
-const readGzip = (name: string) => gunzipSync(readFileSync(dataFile(name))).toString('utf8');
-
-let npModelCache: FragmentTable | undefined;
-/** The NP-likeness model (266k environment scores), loaded on first use. */
-export function npModel(): FragmentTable {
-  npModelCache ??= parseNpModel(readGzip('nplikeness.model.tsv.gz'));
-  return npModelCache;
-}
-
-let qedCache: QedData | undefined;
-export function qedData(): QedData {
-  qedCache ??= JSON.parse(readFileSync(dataFile('qed.json'), 'utf8')) as QedData;
-  return qedCache;
-}
-
-let saCache: FragmentTable | undefined;
-/** The SA-score fragment table (705k environment scores), loaded on first use. */
-export function saTable(): FragmentTable {
-  saCache ??= parseSaTable(readGzip('sascore.fpscores.tsv.gz'));
-  return saCache;
-}
-
-let painsCache: PainsEntry[] | undefined;
-export function painsEntries(): PainsEntry[] {
-  painsCache ??= parsePains(readFileSync(dataFile('pains.wehi_pains.csv'), 'utf8'));
-  return painsCache;
-}
+export { npModel, painsEntries, qedData, saTable } from '../chem/data-tables.ts';
 
 /** Most molecules one all_filters call evaluates (each costs up to ~50 ms). */
 export const MAX_FILTER_MOLECULES = 1000;
@@ -76,19 +44,16 @@ function range(name: string, text: string): Range | undefined {
 
 const plugins: DescriptorPlugins = {
   murcko: murckoFramework,
-  // The Sugar Removal Utility with its default settings, as the COCONUT descriptors use it, on
+  // The Sugar Removal Utility with its default settings (also the catalog's sugar flags), on
   // the molecule already parsed rather than a second parse of the SMILES.
-  sugars: (rdkit, mol, view) => {
-    const found = detectSugarsInMol(rdkit, mol, {}, view);
-    return { linear: found.hasLinear, circular: found.hasCircular };
-  },
+  sugars: coconutSugarFlags,
 };
 
 /** The COCONUT descriptor set (RDKit definitions) of one SMILES; also used by collection pre-processing. */
 export function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
   // The same text parseMol reads; a molblock is never "plain" (its JSON may lack what it carries).
   const plain = typeof smiles === 'string' && !smiles.includes('\n') && isPlainSmiles(normaliseSmiles(smiles));
-  const tables = { qed: qedData(), np: npModel() };
+  const tables = descriptorTables();
   return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, tables, plugins, new MolView(rdkit, mol, plain)));
 }
 

@@ -65,8 +65,9 @@ export async function fakeDerive({ structure }: DeriveInput): Promise<DerivedMol
       total_atom_count: heavy * 2, heavy_atom_count: heavy, molecular_weight: heavy * 12.01, exact_molecular_weight: heavy * 12,
       molecular_formula: `C${heavy}`, alogp: 1.5, topological_polar_surface_area: 20.23, rotatable_bond_count: 1,
       hydrogen_bond_acceptors: 1, hydrogen_bond_donors: 1, hydrogen_bond_acceptors_lipinski: 1, hydrogen_bond_donors_lipinski: 1,
-      lipinski_rule_of_five_violations: 0, aromatic_rings_count: 0, formal_charge: 0, fractioncsp3: 0.5, number_of_minimal_rings: 0,
-      murcko_framework: null,
+      lipinski_rule_of_five_violations: 0, aromatic_rings_count: 0, qed_drug_likeliness: 0.5, formal_charge: 0, fractioncsp3: 0.5,
+      number_of_minimal_rings: 0, van_der_walls_volume: heavy * 20.58, contains_sugar: false, contains_ring_sugars: false,
+      contains_linear_sugars: false, murcko_framework: null, np_likeness: 1,
     },
   };
 }
