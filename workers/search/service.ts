@@ -261,7 +261,8 @@ export class SearchService {
       }
     };
     await Promise.all(Array.from({ length: Math.min(parts.length, this.threads * 2) }, lane));
-    const complete = done.every((d, i) => d && d.next >= parts[i][1]);
+    // Over `parts`, not `done`: `every` skips the holes of ranges never started.
+    const complete = parts.every((p, i) => !!done[i] && done[i].next >= p[1]);
     const ids: number[] = [];
     let candidates = 0;
     let scanned = 0;
