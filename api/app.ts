@@ -7,6 +7,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import catalogPlugin from './catalog/plugin.ts';
+import { exportOptions } from './catalog/export-routes.ts';
 import type { ApiContext } from '../shared/ops/types.ts';
 import errors from './plugins/errors.ts';
 import metricsPlugin from './plugins/metrics.ts';
@@ -56,8 +57,15 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     context: (req: FastifyRequest) => context(req, ''),
     longWaitMs,
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
+    structure: services.structure, // the search_catalog tool
   });
-  await app.register(catalogPlugin, { store, derive: services.derive, registration: config.CATALOG_REGISTRATION, structure: services.structure });
+  await app.register(catalogPlugin, {
+    store,
+    derive: services.derive,
+    registration: config.CATALOG_REGISTRATION,
+    structure: services.structure,
+    exports: exportOptions(config, runner),
+  });
   await app.register(admin, { config, store }); // Bull Board at /admin/queues (distributed mode)
   return app;
 }

@@ -124,6 +124,29 @@ function catalogPaths() {
       };
     }
   }
+  // Exports (docs/catalog.md#exports).
+  const exportTags = ['catalog: molecules'];
+  const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }];
+  paths['/api/molecules/export'] = {
+    post: {
+      operationId: 'catalog_molecules_export',
+      tags: exportTags,
+      security,
+      summary: 'Export every molecule matching a search (and a structure query) as SMILES, SDF or CSV',
+      requestBody: { required: true, description: '`{"search": {filters, scopes, sorts}, "structure": {type, query, query_type, threshold, use_chirality}, "format": "smi"|"sdf"|"csv", "fields": [...], "async": false}`', content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': { description: 'The export, streamed', content: { 'text/plain': {}, 'chemical/x-mdl-sdfile': {}, 'text/csv': {} } },
+        '202': { description: 'More than EXPORT_SYNC_MAX molecules, or `async`: `{job_id, status, status_url, total}`' },
+        '422': { description: 'Invalid request (unknown format, fields or keys; unreadable structure query)' },
+      },
+    },
+  };
+  paths['/api/exports/{id}'] = {
+    get: { operationId: 'catalog_export_status', tags: exportTags, security, summary: 'Status and progress of an export job (its owner or an admin)', parameters: idParam, responses: { '200': { description: '`{id, status, format, filename, progress: {rows, total}, created_at, started_at?, finished_at?, expires_at?, size?, error?, download_url?}`' }, '403': { description: "Another user's export" }, '404': { description: 'Unknown or expired export' } } },
+  };
+  paths['/api/exports/{id}/download'] = {
+    get: { operationId: 'catalog_export_download', tags: exportTags, security, summary: 'The file of a finished export job (its owner or an admin)', parameters: idParam, responses: { '200': { description: 'The export file' }, '409': { description: 'Not finished, or failed' }, '403': { description: "Another user's export" }, '404': { description: 'Unknown or expired export' } } },
+  };
   return paths;
 }
 

@@ -64,6 +64,11 @@ const schema = z.object({
   JOB_LOCK_MS: intVar(30_000, 1000),
   /** Seconds a finished job and its result stay available to GET /jobs/{id}. */
   JOB_RESULT_TTL: intVar(3600, 1),
+  /**
+   * Catalog exports (`POST /api/molecules/export`) of more molecules than this run as a job that
+   * writes a file under DATA_DIR/exports (202 + status URL); smaller ones stream at once.
+   */
+  EXPORT_SYNC_MAX: intVar(10_000, 0),
   /** Bytes accepted in a JSON or text request body. */
   BODY_LIMIT: intVar(1_048_576, 1024),
   /** Bytes accepted in one uploaded file. */

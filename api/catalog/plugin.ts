@@ -21,6 +21,7 @@ import { Errors, HttpError, ValidationError, type CatalogUser } from '../../shar
 import { validateSearch } from '../../shared/catalog/validate-search.ts';
 import type { StructureSearch } from '../../shared/catalog/structure.ts';
 import { structureRoutes } from './structure-routes.ts';
+import { exportRoutes, type ExportOptions } from './export-routes.ts';
 
 export interface CatalogPluginOptions {
   store: CatalogStore;
@@ -35,6 +36,8 @@ export interface CatalogPluginOptions {
   registration?: boolean;
   /** Structure search (`POST /api/search`, structure operators in searches); absent: not offered. */
   structure?: StructureSearch;
+  /** Exports (`POST /api/molecules/export`, `/api/exports/{id}`); absent: not offered. */
+  exports?: ExportOptions;
 }
 
 export const REGISTRATION_OFF = 'Self-registration is disabled on this server: ask its administrator for an account.';
@@ -97,6 +100,7 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
   });
 
   if (opts.structure) structureRoutes(app, opts.structure);
+  if (opts.exports) exportRoutes(app, { store, structure: opts.structure, background, exports: opts.exports });
 
   for (const name of ROUTED) {
     const r = RESOURCES[name];

@@ -1,6 +1,8 @@
 /**
  * MCP over stdio (`npm run mcp:stdio`), for assistants that start the server themselves. The same
- * tools on the same services as the HTTP server: the inline runner, or BullMQ with REDIS_URL.
+ * tools on the same services as the HTTP server: the inline runner, or BullMQ with REDIS_URL,
+ * and `search_catalog` on the catalog of DATA_DIR (or MONGO_URL), whose structure-search index
+ * this process builds at start (inline; with REDIS_URL the workers' copy is used).
  * stdout carries the protocol, so every log line goes to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -15,8 +17,11 @@ const server = createMcpServer({
   version: config.RELEASE_VERSION,
   longWaitMs: config.LONG_TASK_TIMEOUT_MS,
   context: () => ({ runner: services.runner, store: services.store, baseUrl: `http://localhost:${config.PORT}`, prefix: '' }),
+  structure: services.structure,
 });
 const transport = new StdioServerTransport();
 transport.onclose = () => void services.close().then(() => process.exit(0));
 await server.connect(transport);
 console.error(`natprod MCP server on stdio (${services.runner.kind} runner)`);
+// search_catalog answers 503 until the index is built (seconds for the demo set).
+services.searchIndex.start().catch((err: unknown) => console.error(`structure search index failed: ${(err as Error)?.message ?? err}`));

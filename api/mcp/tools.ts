@@ -1,8 +1,9 @@
 /**
  * The MCP server: one tool per registry operation, same name, description and argument schema as
- * the REST operation, executed by the same `executeOp`. Results are one text content (JSON
- * pretty-printed; SVG, HTML and molblocks verbatim); failures are `isError` results that carry the
- * HTTP status and body the REST call would have answered.
+ * the REST operation, executed by the same `executeOp`; plus `search_catalog` (catalog structure
+ * search, api/mcp/catalog-tool.ts) when the server is given the catalog's StructureSearch.
+ * Results are one text content (JSON pretty-printed; SVG, HTML and molblocks verbatim); failures
+ * are `isError` results that carry the HTTP status and body the REST call would have answered.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,11 +13,15 @@ import type { ApiContext } from '../../shared/ops/types.ts';
 import { encodeBody, executeOp } from '../chem/execute.ts';
 import { parseArgs } from '../chem/validate.ts';
 import { argsJsonSchema } from '../openapi.ts';
+import type { StructureSearch } from '../../shared/catalog/structure.ts';
+import { callSearchCatalog, SEARCH_CATALOG, SEARCH_CATALOG_TOOL } from './catalog-tool.ts';
 
 export interface McpOptions {
   version: string;
   context: () => ApiContext;
   longWaitMs: number;
+  /** Catalog structure search: offers the `search_catalog` tool. */
+  structure?: StructureSearch;
 }
 
 const TOOLS = OPERATIONS.map((op) => ({
@@ -33,10 +38,12 @@ export function errorText(tool: string, e: unknown): string {
 export function createMcpServer(opts: McpOptions): Server {
   const server = new Server({ name: 'natprod', version: opts.version }, { capabilities: { tools: {} } });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  const tools = opts.structure ? [...TOOLS, SEARCH_CATALOG_TOOL] : TOOLS;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const name = req.params.name;
+    if (name === SEARCH_CATALOG && opts.structure) return callSearchCatalog(opts.structure, req.params.arguments);
     const op = OPERATIONS_BY_NAME.get(name);
     if (!op) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${name}` }] };
     const token = req.params._meta?.progressToken;

@@ -6,16 +6,17 @@
 import { z } from 'zod';
 import type { DeriveInput, DerivedMolecule } from '../catalog/derived.ts';
 import { deriveMolecule } from '../chem/derive.ts';
-import { inchikey } from '../chem/convert.ts';
+import { inchikey, molblock2D } from '../chem/convert.ts';
 import { indexRows, type RowInput } from '../chem/search/rows.ts';
 import { searchFingerprints, type StoredFingerprints } from '../chem/search/fingerprints.ts';
-import { withMol } from '../chem/rdkit.ts';
+import { withMol, type Mol } from '../chem/rdkit.ts';
 import { readQuery, scanSimilarity, scanSubstructure, type SimilarityScan, type SubstructureScan } from '../chem/search/scan.ts';
 import { AppError } from '../errors.ts';
 import type { TaskContext, TaskTable } from './types.ts';
 
 /** Job payloads arrive as untyped JSON (Redis); check them again in the worker. */
 const deriveArgs = z.object({ structure: z.string().min(1).max(100_000) });
+const molblockArgs = z.object({ smiles: z.array(z.string().max(100_000)).max(1000) });
 const queryArgs = z.object({ query: z.string().min(1).max(100_000), query_type: z.enum(['smiles', 'smarts', 'auto']) });
 
 export const catalogTasks: TaskTable = {
@@ -66,4 +67,49 @@ export const catalogTasks: TaskTable = {
       mol.delete();
     }
   },
+
+  /**
+   * V2000 molblocks with 2D coordinates for catalog exports (SDF): one per SMILES, `null` for a
+   * structure that cannot be read (empty, unparseable or too large), so one bad record does not
+   * fail the batch.
+   */
+  catalog_molblocks: (args: unknown, ctx: TaskContext): (string | null)[] => {
+    const parsed = molblockArgs.safeParse(args);
+    if (!parsed.success) throw new AppError(422, `catalog_molblocks needs {smiles: string[]}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'invalid_input');
+    return parsed.data.smiles.map((smi) => {
+      if (!smi.trim()) return null;
+      try {
+        return withMol(ctx.rdkit, smi, (mol) => exportMolblock(ctx.rdkit, mol));
+      } catch (e) {
+        if (!AppError.from(e)?.isClientError) throw e;
+        return null;
+      }
+    });
+  },
 };
+
+/** Canonical SMILES of a molblock as RDKit reads it back, or null. */
+function readBack(rdkit: TaskContext['rdkit'], block: string): string | null {
+  const mol = rdkit.get_mol(block);
+  try {
+    return mol?.is_valid() ? mol.get_smiles() : null;
+  } finally {
+    mol?.delete();
+  }
+}
+
+/**
+ * A molblock with 2D coordinates that keeps the structure's stereochemistry. RDKit's default
+ * depiction can leave a stereocentre without a wedge it can draw (bridged polycycles: a
+ * bridgehead of artemisinin's peroxide bridge), and a reader then loses that centre; when the
+ * molblock does not read back to the same canonical SMILES, the CoordGen layout (which wedges
+ * such systems) is used instead.
+ */
+function exportMolblock(rdkit: TaskContext['rdkit'], mol: Mol): string {
+  const block = molblock2D(mol);
+  const want = mol.get_smiles();
+  if (readBack(rdkit, block) === want) return block;
+  mol.set_new_coords(true);
+  const alt = mol.get_molblock();
+  return readBack(rdkit, alt) === want ? alt : block;
+}

@@ -27,7 +27,16 @@ t.teardown(() => client.close());
 
 t.test('tools over stdio', async (t) => {
   const { tools } = await client.listTools();
-  t.equal(tools.length, OPERATIONS.length);
+  t.same(tools.map((x) => x.name).sort(), [...OPERATIONS.map((o) => o.name), 'search_catalog'].sort(), 'the registry and search_catalog');
   const res = (await client.callTool({ name: 'generate_inchikey', arguments: { smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C' } })) as { content: { text: string }[] };
   t.equal(JSON.parse(res.content[0].text), 'RYYVLZVUVIJVGH-UHFFFAOYSA-N');
+  // search_catalog on this process's (empty) catalog: 503 until its index is built.
+  let search: { content: { text: string }[]; isError?: boolean } | undefined;
+  for (let i = 0; i < 100; i++) {
+    search = (await client.callTool({ name: 'search_catalog', arguments: { type: 'similarity', query: 'c1ccccc1' } })) as typeof search;
+    if (!search!.isError || !/Status code: 503/.test(search!.content[0].text)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.notOk(search!.isError, search!.content[0].text);
+  t.match(JSON.parse(search!.content[0].text), { data: [], total: 0 });
 });

@@ -1,8 +1,9 @@
 /**
  * MCP through the SDK's real client against a listening server, over the legacy SSE transport
- * and over Streamable HTTP: the tool list is exactly the registry with its schemas, and a tool
- * call answers the same body as the REST operation. SSE is also served at `/sse` + `/messages`
- * (endpoint event, CORS on the hijacked stream, quick budget).
+ * and over Streamable HTTP: the tool list is exactly the registry with its schemas (plus the
+ * catalog's search_catalog), and a tool call answers the same body as the REST operation. SSE
+ * is also served at `/sse` + `/messages` (endpoint event, CORS on the hijacked stream, quick
+ * budget).
  */
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,7 +32,8 @@ for (const [name, make] of Object.entries(transports)) {
     t.teardown(() => client.close());
 
     const { tools } = await client.listTools();
-    t.same(tools.map((x) => x.name).sort(), OPERATIONS.map((o) => o.name).sort(), 'exactly the registry');
+    // The registry, plus the catalog's search_catalog (test/search/mcp-search-catalog.test.ts).
+    t.same(tools.map((x) => x.name).sort(), [...OPERATIONS.map((o) => o.name), 'search_catalog'].sort(), 'exactly the registry and search_catalog');
     for (const op of OPERATIONS) {
       const tool = tools.find((x) => x.name === op.name)!;
       const schema = argsJsonSchema(op);

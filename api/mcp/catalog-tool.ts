@@ -1,0 +1,62 @@
+/**
+ * The MCP tool `search_catalog`: catalog structure search (exact, substructure, similarity) beside
+ * the registry's chemistry tools. It runs `structureSearch()`, the code of `POST /api/search`, so
+ * it answers the same records; a failure is an `isError` result carrying the status and body
+ * that route would have answered.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AppError } from '../../shared/errors.ts';
+import { SEARCH_LIMIT_MAX } from '../../shared/catalog/structure-request.ts';
+import type { StructureSearch } from '../../shared/catalog/structure.ts';
+import { HttpError, ValidationError } from '../../shared/catalog/types.ts';
+import { structureSearch } from '../catalog/structure-routes.ts';
+
+export const SEARCH_CATALOG = 'search_catalog';
+
+export const SEARCH_CATALOG_TOOL: Tool = {
+  name: SEARCH_CATALOG,
+  description: [
+    'Search the natural-product catalog by structure',
+    'The same search as POST /api/search: `exact` (same standard InChIKey; a SMILES, molblock or InChIKey query), ' +
+      '`substructure` (SMILES or SMARTS; the exact match first, then the other hits by id) or `similarity` ' +
+      '(Tanimoto on Morgan fingerprints, radius 2, 2048 bits; best first, each hit with its `similarity`). ' +
+      'Answers a page of catalog molecule records (COCONUT paginator: current_page, data, total, has_more, ...).',
+  ].join('\n\n'),
+  inputSchema: {
+    type: 'object',
+    title: `${SEARCH_CATALOG}Arguments`,
+    properties: {
+      type: { type: 'string', enum: ['exact', 'substructure', 'similarity'], title: 'Type', description: 'Kind of structure search' },
+      query: { type: 'string', title: 'Query', description: 'SMILES (or a molblock); SMARTS for substructure; an InChIKey for exact' },
+      query_type: { type: 'string', enum: ['smiles', 'smarts'], title: 'Query Type', description: 'How to read the query; absent: SMILES when it parses as SMILES, else SMARTS' },
+      threshold: { type: 'number', minimum: 0, maximum: 1, title: 'Threshold', description: 'similarity only: lowest Tanimoto kept (default 0.7)' },
+      use_chirality: { type: 'boolean', title: 'Use Chirality', description: 'substructure: match stereochemistry (default false); exact: compare whole InChIKeys (default true)' },
+      limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 20, title: 'Limit', description: `Hits per page (at most ${SEARCH_LIMIT_MAX})` },
+      page: { type: 'integer', minimum: 1, default: 1, title: 'Page', description: 'Page number' },
+      count: { type: 'boolean', default: false, title: 'Count', description: 'substructure: scan every molecule to report the total (otherwise total is null)' },
+    },
+    required: ['type', 'query'],
+  },
+};
+
+/** Status and body of the catalog's answer to a failure (as api/catalog/plugin.ts answers it). */
+export function catalogFailure(e: unknown): { status: number; body: Record<string, unknown> } {
+  if (e instanceof ValidationError) return { status: 422, body: e.body };
+  if (e instanceof HttpError) return { status: e.status, body: { message: e.message } };
+  const ae = AppError.from(e);
+  if (ae && ae.status !== 500) {
+    const msg = typeof ae.detail === 'string' ? ae.detail : JSON.stringify(ae.detail);
+    return { status: ae.status, body: ae.status === 422 ? { message: msg, errors: { structure: [msg] } } : { message: msg } };
+  }
+  return { status: 500, body: { message: 'Server Error' } };
+}
+
+export async function callSearchCatalog(structure: StructureSearch, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  try {
+    const answer = await structureSearch(structure, args ?? {});
+    return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
+  } catch (e) {
+    const { status, body } = catalogFailure(e);
+    return { isError: true, content: [{ type: 'text', text: `Error calling ${SEARCH_CATALOG}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Export formats of catalog molecules (`POST /api/molecules/export`): the fields a client may ask
+ * for, and the writers of SMILES lines, SDF records and CSV rows. Pure functions, no I/O.
+ *
+ * - SMILES: `SMILES<TAB>identifier` per line (`\n`), the identifier falling back to the numeric id.
+ * - SDF: the molblock (V2000, 2D coordinates, computed on the chemistry threads) with the
+ *   identifier as its title line, one `> <field>` data item per field, `$$$$`.
+ * - CSV: RFC 4180 (CRLF, a header row, fields with `,` `"` CR or LF quoted, quotes doubled), and
+ *   defused against spreadsheet formula injection: a text cell that starts with `=`, `+`, `-`,
+ *   `@`, TAB or CR gets a leading `'` (OWASP's advice), so Excel or LibreOffice shows it as text
+ *   instead of evaluating it. Numbers are written as numbers (a negative `alogp` stays `-0.5`).
+ */
+import { molecules, properties, stored } from './resources.ts';
+import type { Doc } from './store/types.ts';
+
+export const FORMATS = ['smi', 'sdf', 'csv'] as const;
+export type ExportFormat = (typeof FORMATS)[number];
+
+export const MEDIA_TYPES: Record<ExportFormat, string> = {
+  smi: 'text/plain; charset=utf-8',
+  sdf: 'chemical/x-mdl-sdfile',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/** A Tanimoto score column, offered when the export is filtered by a similarity query. */
+export const SIMILARITY = 'similarity';
+
+/** The default columns (CSV) and data items (SDF). */
+export const DEFAULT_FIELDS = ['id', 'identifier', 'name', 'canonical_smiles', 'standard_inchi_key', 'molecular_formula', 'molecular_weight', 'status'];
+
+const PROPERTY_FIELDS = Object.keys(properties.fields).filter((f) => f !== 'id');
+
+/**
+ * Every field name an export accepts: the molecule's exposed fields, the properties' fields by
+ * their own name (`molecular_weight`) or by path (`properties.molecular_weight`). A property named
+ * like a molecule field (`murcko_framework` is also the molecule's stored framework) is reachable
+ * by its path.
+ */
+export function exportFields(withSimilarity = false): string[] {
+  const mol = Object.keys(molecules.fields);
+  const bare = PROPERTY_FIELDS.filter((f) => !mol.includes(f));
+  return [...mol, ...bare, ...PROPERTY_FIELDS.map((f) => `properties.${f}`), ...(withSimilarity ? [SIMILARITY] : [])];
+}
+
+/** The value of an export field in a stored molecule (`scores`: similarity by id). */
+export function fieldValue(doc: Doc, field: string, scores?: Map<number, number>): unknown {
+  if (field === SIMILARITY) return scores?.get(doc.id) ?? null;
+  const props = (doc.properties ?? null) as Record<string, unknown> | null;
+  if (field.startsWith('properties.')) return props?.[field.slice('properties.'.length)] ?? null;
+  if (Object.hasOwn(molecules.fields, field)) return doc[stored(molecules, field)] ?? null;
+  return props?.[field] ?? null;
+}
+
+/** A value as text: lists joined with `; `, null as the empty string. */
+export function text(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map(text).join('; ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** One line, with no control characters: what may go in a SMILES line, an SDF title or data line. */
+const oneLine = (s: string) => s.replace(/[\r\n\t\v\f\u0085\u2028\u2029]+/g, ' ').trim();
+
+// ---------------------------------------------------------------- SMILES
+
+/** `SMILES<TAB>identifier\n`, or '' for a molecule without a structure. */
+export function smilesLine(doc: Doc): string {
+  const smi = typeof doc.canonical_smiles === 'string' ? oneLine(doc.canonical_smiles) : '';
+  if (!smi) return '';
+  return `${smi}\t${oneLine(text(doc.identifier)) || String(doc.id)}\n`;
+}
+
+// ---------------------------------------------------------------- SDF
+
+/** A molblock with no atoms, for a molecule whose structure is missing or unreadable. */
+export const EMPTY_MOLBLOCK = '\n     natprod\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n';
+
+/** One SDF record: `molblock` (from the chemistry threads, or null) with its title and data items. */
+export function sdfRecord(doc: Doc, molblock: string | null, fields: string[], scores?: Map<number, number>): string {
+  const lines = (molblock ?? EMPTY_MOLBLOCK).replace(/\r\n?/g, '\n').split('\n');
+  // Line 1 of a molfile is the molecule's name (at most 80 characters).
+  lines[0] = (oneLine(text(doc.identifier)) || String(doc.id)).slice(0, 80);
+  let body = lines.join('\n');
+  if (!body.endsWith('\n')) body += '\n';
+  // Everything after `M  END` belongs to the molfile's properties block only up to it.
+  const end = body.indexOf('M  END\n');
+  if (end >= 0) body = body.slice(0, end + 'M  END\n'.length);
+  let out = body;
+  for (const f of fields) {
+    let v = oneLine(text(fieldValue(doc, f, scores)));
+    // A data line must not end the record for a reader that looks for `$$$$` lines, nor be blank
+    // (a blank line ends the data item).
+    if (v.startsWith('$$$$')) v = ` ${v}`;
+    out += `> <${f}>\n${v}\n\n`;
+  }
+  return `${out}$$$$\n`;
+}
+
+// ---------------------------------------------------------------- CSV
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: numbers as they are; text defused (leading `'`) and quoted when needed. */
+export function csvCell(v: unknown): string {
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  let s = text(v);
+  if (FORMULA_START.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function csvRow(cells: unknown[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+export function csvRecord(doc: Doc, fields: string[], scores?: Map<number, number>): string {
+  return csvRow(fields.map((f) => fieldValue(doc, f, scores)));
+}
