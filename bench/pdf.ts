@@ -6,6 +6,7 @@
  *   node --expose-gc --import tsx bench/pdf.ts            (N documents per variant, default 20)
  *   N=50 PAGES=100 node --expose-gc --import tsx bench/pdf.ts
  */
+import type { TaskTable } from '../shared/ops/types.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,14 +59,14 @@ const ctx = {
 } as unknown as TaskContext;
 
 async function ours(label: string, task: string, args: Record<string, unknown>) {
-  await pdfTasks[task]({ pdf_base64: pdfBase64, ...args }, ctx); // warm-up: module and font data loading
+  await (pdfTasks as TaskTable)[task]({ pdf_base64: pdfBase64, ...args }, ctx); // warm-up: module and font data loading
   global.gc?.();
   const before = process.memoryUsage();
   peakRss = before.rss;
   const ms: number[] = [];
   for (let i = 0; i < N; i++) {
     const t0 = performance.now();
-    await pdfTasks[task]({ pdf_base64: pdfBase64, ...args }, ctx);
+    await (pdfTasks as TaskTable)[task]({ pdf_base64: pdfBase64, ...args }, ctx);
     ms.push(performance.now() - t0);
   }
   global.gc?.();

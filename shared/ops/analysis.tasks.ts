@@ -3,7 +3,8 @@
  * Data tables (NP model, SA fragment scores, QED parameters, PAINS SMARTS) are read once
  * per thread, on first use, from shared/chem/data (shared/chem/data-tables.ts).
  */
-import type { MediaResult, TaskTable } from './types.ts';
+import type { MediaResult, OpTasks } from './types.ts';
+import type { analysisOps } from './analysis.ts';
 import { AppError } from '../errors.ts';
 import { normaliseSmiles, withMol, type RDKit } from '../chem/rdkit.ts';
 import { npLikeness } from '../chem/nplikeness.ts';
@@ -57,7 +58,7 @@ export function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
   return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, tables, plugins, new MolView(rdkit, mol, plain)));
 }
 
-export const analysisTasks: TaskTable = {
+export const analysisTasks = {
   generate_nplikeness_score(args: { smiles: string }, { rdkit }) {
     return withMol(rdkit, args.smiles, (mol) => pyRound(npLikeness(rdkit, mol, npModel()).score, 2));
   },
@@ -107,4 +108,4 @@ export const analysisTasks: TaskTable = {
     });
     return out;
   },
-};
+} satisfies OpTasks<typeof analysisOps>;

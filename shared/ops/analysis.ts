@@ -3,7 +3,7 @@
  * molecule filters. Chemistry lives in shared/chem; the tasks are in analysis.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { bool, smiles, toolkit } from './params.ts';
 
 // Kept in step with parseRange in shared/chem/filters.ts (registry files import no chemistry).
@@ -15,7 +15,7 @@ const range = (dflt: string, what: string) =>
     .default(dflt)
     .describe(`${what} range "min-max" (bounds may be negative, e.g. "-5-5"); an empty string turns the filter off`);
 
-export const analysisOps: OpDef[] = [
+export const analysisOps = [
   defineOp({
     name: 'generate_nplikeness_score',
     method: 'GET',
@@ -105,4 +105,4 @@ export const analysisOps: OpDef[] = [
     mode: 'quick',
     task: 'filter_molecules',
   }),
-];
+] as const;

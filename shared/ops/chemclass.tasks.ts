@@ -12,7 +12,8 @@ import { classifyStructure, RULES } from '../chem/classify.ts';
 import { canonicalKekule, inchikey } from '../chem/convert.ts';
 import { withMol } from '../chem/rdkit.ts';
 import { classifyRemotely } from '../extdb/classyfire.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { chemclassOps } from './chemclass.ts';
 
 /** Timeout of one request to an external classification service (polling continues until the job's own limit). */
 export const REMOTE_REQUEST_TIMEOUT_MS = 30_000;
@@ -25,7 +26,7 @@ export interface ClassificationResult {
   invalid_entities: unknown[];
 }
 
-export const chemclassTasks: TaskTable = {
+export const chemclassTasks = {
   chemclass_key(args: { smiles: string }, ctx: TaskContext): { inchikey: string; canonical_smiles: string } {
     return withMol(ctx.rdkit, args.smiles, (mol) => {
       const key = inchikey(ctx.rdkit, mol);
@@ -50,4 +51,4 @@ export const chemclassTasks: TaskTable = {
     const entity = classifyStructure(ctx.rdkit, args.smiles);
     return { classifier: `rules ${RULES.version}`, inchikey: args.inchikey, entities: [{ ...entity, identifier: 'Q1' }], invalid_entities: [] };
   },
-};
+} satisfies OpTasks<typeof chemclassOps>;

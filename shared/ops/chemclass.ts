@@ -18,7 +18,7 @@ import { AppError } from '../errors.ts';
 import type { JobRecord, JobStatus } from '../jobs/types.ts';
 import type { ClassificationResult } from './chemclass.tasks.ts';
 import { smiles } from './params.ts';
-import { defineOp, type ApiContext, type OpDef } from './types.ts';
+import { defineOp, type ApiContext } from './types.ts';
 
 export const CHEMCLASS_SUBMIT_OP = 'generate_chemclass_classifications';
 const JOB_PREFIX = 'chemclass-';
@@ -92,7 +92,7 @@ export async function retrieveClassification(args: { jobid: string }, ctx: ApiCo
   };
 }
 
-export const chemclassOps: OpDef[] = [
+export const chemclassOps = [
   defineOp({
     name: CHEMCLASS_SUBMIT_OP,
     method: 'GET',
@@ -130,4 +130,4 @@ export const chemclassOps: OpDef[] = [
     task: 'chemclass_classify',
     api: retrieveClassification,
   }),
-];
+] as const;

@@ -6,30 +6,32 @@ import {
 } from '../chem/convert.ts';
 import { depict2D, type DepictOptions } from '../chem/depict2d.ts';
 import { selfiesToSmiles } from './selfies.tasks.ts';
-import type { TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { convertOps } from './convert.ts';
 
-type S = { smiles: string };
+export const convertTasks = {
+  generate_2d_coordinates: (a, { rdkit }) => withMol(rdkit, a.smiles, molblock2D),
+  generate_canonical_smiles: (a, { rdkit }) => withMol(rdkit, a.smiles, canonicalKekule),
+  generate_cxsmiles: (a, { rdkit }) => withMol(rdkit, a.smiles, cxsmiles),
+  generate_inchi: (a, { rdkit }) => withMol(rdkit, a.smiles, inchi),
+  generate_inchikey: (a, { rdkit }) => withMol(rdkit, a.smiles, (m) => inchikey(rdkit, m)),
+  generate_formats: (a, { rdkit }) => withMol(rdkit, a.smiles, (m) => formats(rdkit, m)),
+  smiles_to_smarts: (a, { rdkit }) => withMol(rdkit, a.smiles, (m) => m.get_smarts()),
 
-export const convertTasks: TaskTable = {
-  generate_2d_coordinates: (a: S, { rdkit }) => withMol(rdkit, a.smiles, molblock2D),
-  generate_canonical_smiles: (a: S, { rdkit }) => withMol(rdkit, a.smiles, canonicalKekule),
-  generate_cxsmiles: (a: S, { rdkit }) => withMol(rdkit, a.smiles, cxsmiles),
-  generate_inchi: (a: S, { rdkit }) => withMol(rdkit, a.smiles, inchi),
-  generate_inchikey: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => inchikey(rdkit, m)),
-  generate_formats: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => formats(rdkit, m)),
-  smiles_to_smarts: (a: S, { rdkit }) => withMol(rdkit, a.smiles, (m) => m.get_smarts()),
+  generate_2d_depiction: (a, { rdkit }) => {
+    const opts: DepictOptions = { width: a.width, height: a.height, rotate: a.rotate, cip: a.CIP, unicolor: a.unicolor, highlight: a.highlight };
+    return withMol(rdkit, a.smiles, (m) => depict2D(rdkit, m, opts));
+  },
+} satisfies OpTasks<typeof convertOps>;
 
-  generate_smiles: (a: { input_text: string; representation: Representation | 'iupac' }, { rdkit }) => {
+/** Tasks submitted by api-side handlers (generate_smiles: convert.names.ts), with the arguments they send. */
+export const convertInternalTasks = {
+  generate_smiles: (a: { input_text: string; representation: Representation | 'iupac' }, { rdkit }: TaskContext) => {
     // Names are resolved api side (convert.names.ts: OPSIN, catalog, external database).
     if (a.representation === 'iupac') throw new AppError(422, 'Chemical names are read by the api handler of generate_smiles, not by this task', 'invalid_input');
     const kind = resolveRepresentation(a.input_text, a.representation);
     if (kind !== 'selfies') return toCanonicalSmiles(rdkit, a.input_text, kind);
     const decoded = selfiesToSmiles(a.input_text.trim());
     return decoded === null ? null : withMol(rdkit, decoded, (m) => m.get_smiles());
-  },
-
-  generate_2d_depiction: (a: S & { width: number; height: number; rotate: number; CIP: boolean; unicolor: boolean; highlight: string }, { rdkit }) => {
-    const opts: DepictOptions = { width: a.width, height: a.height, rotate: a.rotate, cip: a.CIP, unicolor: a.unicolor, highlight: a.highlight };
-    return withMol(rdkit, a.smiles, (m) => depict2D(rdkit, m, opts));
   },
 };

@@ -4,7 +4,7 @@
  * value. Tasks are in convert.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';
 import { generateSmiles } from './convert.names.ts';
 
@@ -12,7 +12,7 @@ const rdkitOnly = () => toolkit(['rdkit'] as const);
 const base = { tag: 'convert', method: 'GET' as const, mode: 'quick' as const };
 const smilesArgs = () => z.object({ smiles: smiles(), toolkit: rdkitOnly() });
 
-export const convertOps: OpDef[] = [
+export const convertOps = [
   defineOp({
     ...base,
     name: 'generate_2d_coordinates',
@@ -134,4 +134,4 @@ export const convertOps: OpDef[] = [
     output: 'image/svg+xml',
     task: 'generate_2d_depiction',
   }),
-];
+] as const;

@@ -5,7 +5,8 @@
 import { loadConfig } from '../config.ts';
 import { inputTypeOf, type InputType } from '../extdb/identifier.ts';
 import { lookupSmiles } from '../extdb/pubchem.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { extdbOps } from './extdb.ts';
 
 export interface ExtdbAnswer {
   input: string;
@@ -24,7 +25,7 @@ export function extdbBudgetMs(timeoutMs: number): number {
   return 2 * ((EXTDB_RETRIES + 1) * timeoutMs + pauses);
 }
 
-export const extdbTasks: TaskTable = {
+export const extdbTasks = {
   async extdb_lookup(args: { identifier: string }, ctx: TaskContext): Promise<ExtdbAnswer> {
     const config = loadConfig();
     const smiles = await lookupSmiles(args.identifier, {
@@ -36,4 +37,4 @@ export const extdbTasks: TaskTable = {
     });
     return { input: args.identifier, canonical_smiles: smiles, input_type: inputTypeOf(args.identifier), success: smiles !== null };
   },
-};
+} satisfies OpTasks<typeof extdbOps>;

@@ -10,7 +10,7 @@ import { AppError } from '../errors.ts';
 import type { CatalogStore } from '../catalog/store/types.ts';
 import { inputTypeOf } from '../extdb/identifier.ts';
 import { extdbBudgetMs, type ExtdbAnswer } from './extdb.tasks.ts';
-import { defineOp, type ApiContext, type OpDef } from './types.ts';
+import { defineOp, type ApiContext } from './types.ts';
 
 const OP = 'retrieve_extdb_smiles';
 
@@ -46,7 +46,7 @@ export async function retrieveExtdbSmiles(args: { identifier: string }, ctx: Api
   return (await ctx.runner.run(OP, 'extdb_lookup', { identifier }, { timeoutMs: budget + 2_000, waitMs: budget + 5_000 })) as ExtdbAnswer;
 }
 
-export const extdbOps: OpDef[] = [
+export const extdbOps = [
   defineOp({
     name: OP,
     method: 'GET',
@@ -69,4 +69,4 @@ export const extdbOps: OpDef[] = [
     task: 'extdb_lookup',
     api: retrieveExtdbSmiles,
   }),
-];
+] as const;

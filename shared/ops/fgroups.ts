@@ -3,10 +3,10 @@
  * "fragment": generate_fragment_functional_groups, GET /chem/fragmentfunctionalgroup).
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
 
-export const fgroupsOps: OpDef[] = [
+export const fgroupsOps = [
   defineOp({
     name: 'generate_fragment_functional_groups',
     method: 'GET',
@@ -24,4 +24,4 @@ export const fgroupsOps: OpDef[] = [
     mode: 'quick',
     task: 'generate_fragment_functional_groups',
   }),
-];
+] as const;

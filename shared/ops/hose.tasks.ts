@@ -2,9 +2,10 @@
 import { hoseCodes, hoseGraph } from '../chem/hose.ts';
 import { assertStructureSize, normaliseSmiles } from '../chem/rdkit.ts';
 import { invalidStructure } from '../errors.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { hoseOps } from './hose.ts';
 
-export const hoseTasks: TaskTable = {
+export const hoseTasks = {
   generate_HOSE_codes: (args: { smiles: string; spheres: number; ringsize: boolean }, ctx: TaskContext) => {
     const smiles = normaliseSmiles(args.smiles);
     assertStructureSize(smiles);
@@ -14,4 +15,4 @@ export const hoseTasks: TaskTable = {
     if (!graph) throw invalidStructure(smiles);
     return hoseCodes(graph, args.spheres, args.ringsize, ctx.signal);
   },
-};
+} satisfies OpTasks<typeof hoseOps>;

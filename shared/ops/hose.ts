@@ -1,9 +1,9 @@
 /** HOSE codes (docs/spec/chem-service.md §2.1 (4)). Chemistry in shared/chem/hose.ts; the task is in hose.tasks.ts. */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';
 
-export const hoseOps: OpDef[] = [
+export const hoseOps = [
   defineOp({
     name: 'generate_HOSE_codes',
     method: 'GET',
@@ -26,4 +26,4 @@ export const hoseOps: OpDef[] = [
     mode: 'quick',
     task: 'generate_HOSE_codes',
   }),
-];
+] as const;

@@ -23,7 +23,7 @@ import { structureOps } from './structure.ts';
 import { sugarsOps } from './sugars.ts';
 import { threedOps } from './threed.ts';
 
-const all: OpDef[] = [
+const all = [
   ...stereoOps,
   ...analysisOps,
   ...hoseOps,
@@ -39,14 +39,18 @@ const all: OpDef[] = [
   ...structgenOps,
   ...sugarsOps,
   ...pdfOps,
-];
+] as const;
+
+/** Every registered operation, with its schema and task-name types (see OpTasks). */
+export type RegisteredOp = (typeof all)[number];
 
 /** Order in tools/list and /docs: by router (chem, convert, depict, tools), then path. */
 const ROUTER_ORDER = ['/chem', '/convert', '/depict', '/tools'];
 const routerRank = (op: OpDef) => ROUTER_ORDER.findIndex((r) => op.path.startsWith(`${r}/`));
 
+const declared: readonly OpDef[] = all;
 export const OPERATIONS: readonly OpDef[] = Object.freeze(
-  [...all].sort((a, b) => routerRank(a) - routerRank(b) || all.indexOf(a) - all.indexOf(b)),
+  [...declared].sort((a, b) => routerRank(a) - routerRank(b) || declared.indexOf(a) - declared.indexOf(b)),
 );
 
 export const OPERATIONS_BY_NAME: ReadonlyMap<string, OpDef> = new Map(OPERATIONS.map((op) => [op.name, op]));

@@ -8,7 +8,8 @@ import { pdfDocument, pdfOrigin, type PdfOrigin } from '../pdf/document.ts';
 import { pdfLayout, type PdfLayout } from '../pdf/layout.ts';
 import { paperText } from '../pdf/paper-text.ts';
 import { assertPdfSignature, decodeBase64Pdf, displayFilename } from '../pdf/upload.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { pdfOps } from './pdf.ts';
 
 interface Args {
   pdf_base64: string;
@@ -31,7 +32,7 @@ async function readPdf(args: Args, ctx: TaskContext): Promise<{ layout: PdfLayou
   return { layout, origin, pageLimit: config.PDF_MAX_PAGES };
 }
 
-export const pdfTasks: TaskTable = {
+export const pdfTasks = {
   async extract_pdf_text(args: Args, ctx) {
     const { layout, origin } = await readPdf({ ...args, pages: args.pages ?? 1 }, ctx);
     return { text: paperText(layout), pdf_filename: origin.filename };
@@ -41,4 +42,4 @@ export const pdfTasks: TaskTable = {
     const { layout, origin, pageLimit } = await readPdf(args, ctx);
     return pdfDocument(layout, origin, pageLimit);
   },
-};
+} satisfies OpTasks<typeof pdfOps>;

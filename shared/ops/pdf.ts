@@ -5,7 +5,7 @@
  * upload, send the same bytes base64-encoded in `pdf_base64`. Tasks are in pdf.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { int } from './params.ts';
 
 const MAX_PAGES_ARG = 100_000;
@@ -23,7 +23,7 @@ const COMMON =
   'Only the text layer is read: scanned pages without text yield no text (no OCR). Uploads are held in memory for the ' +
   'job only and never written to disk.';
 
-export const pdfOps: OpDef[] = [
+export const pdfOps = [
   defineOp({
     name: 'extract_pdf_json_tools_extract_json_post',
     method: 'POST',
@@ -70,4 +70,4 @@ export const pdfOps: OpDef[] = [
     mode: 'long',
     task: 'extract_pdf_text',
   }),
-];
+] as const;

@@ -2,14 +2,15 @@
 import { AppError } from '../errors.ts';
 import { normaliseSmiles } from '../chem/rdkit.ts';
 import { decodeSelfies, encodeSelfies, SelfiesError } from '../chem/selfies.ts';
-import type { TaskTable } from './types.ts';
+import type { OpTasks } from './types.ts';
+import type { selfiesOps } from './selfies.ts';
 
 export { decodeSelfies };
 
 // Branches are derived recursively (as in the reference); absurd nesting exhausts the stack.
 const TOO_DEEP = 'branches nested too deeply to translate';
 
-export const selfiesTasks: TaskTable = {
+export const selfiesTasks = {
   generate_selfies: (args: { smiles: string }) => {
     try {
       // Unencoded `+` arrives as a space from query strings; SMILES never contain spaces.
@@ -20,7 +21,7 @@ export const selfiesTasks: TaskTable = {
       throw err;
     }
   },
-};
+} satisfies OpTasks<typeof selfiesOps>;
 
 /**
  * For `generate_smiles` with representation=selfies: the decoded SMILES, `null` when the string

@@ -3,10 +3,10 @@
  * for `generate_smiles` (representation=selfies); only the encoder is its own operation.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
 
-export const selfiesOps: OpDef[] = [
+export const selfiesOps = [
   defineOp({
     name: 'generate_selfies',
     method: 'GET',
@@ -23,4 +23,4 @@ export const selfiesOps: OpDef[] = [
     mode: 'quick',
     task: 'generate_selfies',
   }),
-];
+] as const;

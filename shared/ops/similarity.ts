@@ -2,13 +2,13 @@
  * Fingerprint similarity (docs/spec/chem-service.md §2.1 (8); the seed's neutral tool name `generate_bitsimilarity_similarity`).
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { int, toolkit } from './params.ts';
 
 // Kept in step with FINGERPRINTERS in shared/chem/similarity.ts (registry files import no chemistry).
 const FINGERPRINTERS = ['ECFP', 'RDKit', 'Atompairs', 'MACCS'] as const;
 
-export const similarityOps: OpDef[] = [
+export const similarityOps = [
   defineOp({
     name: 'generate_bitsimilarity_similarity',
     method: 'GET',
@@ -33,4 +33,4 @@ export const similarityOps: OpDef[] = [
     mode: 'quick',
     task: 'generate_bitsimilarity_similarity',
   }),
-];
+] as const;

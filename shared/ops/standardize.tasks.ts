@@ -4,7 +4,8 @@
  * are read once per thread, on first use.
  */
 import { readFileSync } from 'node:fs';
-import type { TaskTable } from './types.ts';
+import type { OpTasks } from './types.ts';
+import type { standardizeOps } from './standardize.ts';
 import { AppError } from '../errors.ts';
 import { assertStructureSize, normaliseSmiles, type Mol, type RDKit } from '../chem/rdkit.ts';
 import { chemblTables, standardizeMolblock, type ChemblTables } from '../chem/standardize.ts';
@@ -57,7 +58,7 @@ function pipelineInput(rdkit: RDKit, molblock: string): string {
 type Messages = Issue[] | ['No Errors Found'];
 const messages = (issues: Issue[]): Messages => (issues.length ? issues : ['No Errors Found']);
 
-export const standardizeTasks: TaskTable = {
+export const standardizeTasks = {
   standardize_molblock(args: { molblock: string }, { rdkit }) {
     const { molblock, fields } = splitSdRecord(args.molblock);
     assertStructureSize(molblock);
@@ -104,4 +105,4 @@ export const standardizeTasks: TaskTable = {
       signal,
     });
   },
-};
+} satisfies OpTasks<typeof standardizeOps>;

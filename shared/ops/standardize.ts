@@ -5,7 +5,7 @@
  * checker*.ts and preprocess*.ts; the tasks are in standardize.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { bool, smiles } from './params.ts';
 
 const PIPELINE =
@@ -15,7 +15,7 @@ const PIPELINE =
   'quaternary centres kept), straightened triple bonds and allenes; structures with metals of the ChEMBL ' +
   'exclusion list or more than seven borons are returned unchanged. ';
 
-export const standardizeOps: OpDef[] = [
+export const standardizeOps = [
   defineOp({
     name: 'standardize_molblock',
     method: 'POST',
@@ -76,4 +76,4 @@ export const standardizeOps: OpDef[] = [
     mode: 'quick',
     task: 'generate_collection_preprocessing',
   }),
-];
+] as const;

@@ -1,9 +1,9 @@
 /** Stereoisomer enumeration (docs/spec/chem-service.md §2.1 (1)). */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { int, smiles } from './params.ts';
 
-export const stereoOps: OpDef[] = [
+export const stereoOps = [
   defineOp({
     name: 'enumerate_stereoisomers',
     method: 'GET',
@@ -26,4 +26,4 @@ export const stereoOps: OpDef[] = [
     mode: 'quick',
     task: 'enumerate_stereoisomers',
   }),
-];
+] as const;

@@ -1,7 +1,8 @@
 /** Worker task of the structure-generation family; see structgen.ts for the registry entry. */
 import { AppError } from '../errors.ts';
 import { canonicalSmiles, describeSettings, generateMolecules, parseFormula, type StructgenOptions } from '../chem/structgen.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { structgenOps } from './structgen.ts';
 
 interface Args {
   molecular_formula: string;
@@ -72,6 +73,6 @@ export async function generateStructures(args: Args, ctx: TaskContext) {
   };
 }
 
-export const structgenTasks: TaskTable = {
+export const structgenTasks = {
   generate_structures: (args: Args, ctx: TaskContext) => generateStructures(args, ctx),
-};
+} satisfies OpTasks<typeof structgenOps>;

@@ -3,13 +3,13 @@
  * upstream service, §6). A long operation: the HTTP call answers with a job id at once.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { bool, int } from './params.ts';
 
 /** Largest heavy-atom cap a caller may ask for; the default cap is the original service's 10. */
 export const MAX_HEAVY_ATOMS_LIMIT = 14;
 
-export const structgenOps: OpDef[] = [
+export const structgenOps = [
   defineOp({
     name: 'generate_structures',
     method: 'GET',
@@ -42,4 +42,4 @@ export const structgenOps: OpDef[] = [
     mode: 'long',
     task: 'generate_structures',
   }),
-];
+] as const;

@@ -1,9 +1,10 @@
 /** Worker tasks of the structure clean-up family; see structure.ts for the registry entries. */
 import { withMol } from '../chem/rdkit.ts';
 import { standardizeTautomerSmiles } from '../chem/tautomer.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { structureOps } from './structure.ts';
 
-export const structureTasks: TaskTable = {
+export const structureTasks = {
   standardize_tautomer: (args: { smiles: string }, ctx: TaskContext) =>
     withMol(ctx.rdkit, args.smiles, (mol) => standardizeTautomerSmiles(ctx.rdkit, mol, ctx.signal)),
-};
+} satisfies OpTasks<typeof structureOps>;

@@ -2,10 +2,10 @@
  * Structure clean-up family: canonical tautomer (docs/spec/chem-service.md §2.1 (14)).
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
 
-export const structureOps: OpDef[] = [
+export const structureOps = [
   defineOp({
     name: 'standardize_tautomer',
     method: 'GET',
@@ -22,4 +22,4 @@ export const structureOps: OpDef[] = [
     mode: 'quick',
     task: 'standardize_tautomer',
   }),
-];
+] as const;

@@ -3,7 +3,8 @@ import { AppError } from '../errors.ts';
 import {
   detectSugars, removeSugars, sugarInfoMessage, type PreservationMode, type SugarKind, type SugarOptions,
 } from '../chem/sugars.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { sugarsOps } from './sugars.ts';
 
 interface Args {
   smiles: string;
@@ -66,9 +67,9 @@ function removal(kind: SugarKind, notFound: string) {
   };
 }
 
-export const sugarsTasks: TaskTable = {
+export const sugarsTasks = {
   get_sugar_information: (a: Args, ctx: TaskContext) => sugarInfoMessage(detectSugars(ctx.rdkit, a.smiles, options(a))),
   remove_linear_sugars: removal('linear', 'No Linear sugar found'),
   remove_circular_sugars: removal('circular', 'No Circular sugars found'),
   remove_linear_and_circular_sugars: removal('both', 'No Linear or Circular sugars found'),
-};
+} satisfies OpTasks<typeof sugarsOps>;

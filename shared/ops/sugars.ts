@@ -5,7 +5,7 @@
  * as that service did. Tasks are in sugars.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { bool, int, num, smiles } from './params.ts';
 
 const glyBond = (dflt: boolean) =>
@@ -37,7 +37,7 @@ const NOTE =
   'Sugar Removal Utility (Schaub et al., J Cheminform 2020, 12:67) re-implemented on RDKit. ' +
   'The remaining structure is an RDKit canonical Kekulé SMILES (the original service wrote CDK canonical SMILES). ';
 
-export const sugarsOps: OpDef[] = [
+export const sugarsOps = [
   defineOp({
     name: 'get_sugar_information',
     method: 'GET',
@@ -90,4 +90,4 @@ export const sugarsOps: OpDef[] = [
     mode: 'quick',
     task: 'remove_linear_and_circular_sugars',
   }),
-];
+] as const;

@@ -2,11 +2,12 @@
  * Every worker task by name: the dispatch table of a worker thread. Only worker threads (and
  * tests) import this module, because it pulls in all chemistry.
  */
-import type { TaskTable } from './types.ts';
+import type { OpTasks, TaskTable } from './types.ts';
+import type { RegisteredOp } from './index.ts';
 import { analysisTasks } from './analysis.tasks.ts';
 import { catalogTasks } from './catalog.tasks.ts';
 import { chemclassTasks } from './chemclass.tasks.ts';
-import { convertTasks } from './convert.tasks.ts';
+import { convertInternalTasks, convertTasks } from './convert.tasks.ts';
 import { extdbTasks } from './extdb.tasks.ts';
 import { fgroupsTasks } from './fgroups.tasks.ts';
 import { hoseTasks } from './hose.tasks.ts';
@@ -25,6 +26,7 @@ const families: TaskTable[] = [
   catalogTasks,
   chemclassTasks,
   convertTasks,
+  convertInternalTasks,
   extdbTasks,
   fgroupsTasks,
   hoseTasks,
@@ -38,6 +40,25 @@ const families: TaskTable[] = [
   sugarsTasks,
   threedTasks,
 ];
+
+// Compile-time: every registered operation without an api-side handler has its task handler,
+// taking that operation's validated arguments (a registry entry whose family forgot it fails here).
+const _everyOperationHandled: OpTasks<readonly RegisteredOp[]> = {
+  ...analysisTasks,
+  ...convertTasks,
+  ...fgroupsTasks,
+  ...hoseTasks,
+  ...pdfTasks,
+  ...selfiesTasks,
+  ...similarityTasks,
+  ...standardizeTasks,
+  ...stereoTasks,
+  ...structgenTasks,
+  ...structureTasks,
+  ...sugarsTasks,
+  ...threedTasks,
+};
+void _everyOperationHandled;
 
 export const TASKS: TaskTable = {};
 for (const family of families) {

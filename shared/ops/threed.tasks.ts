@@ -2,13 +2,14 @@
 import { generate3D } from '../chem/conformer.ts';
 import { viewerPage } from '../chem/depict3d.ts';
 import { normaliseSmiles } from '../chem/rdkit.ts';
-import type { TaskContext, TaskTable } from './types.ts';
+import type { OpTasks, TaskContext } from './types.ts';
+import type { threedOps } from './threed.ts';
 
-export const threedTasks: TaskTable = {
+export const threedTasks = {
   generate_3d_coordinates: (args: { smiles: string }, ctx: TaskContext) =>
     generate3D(ctx.rdkit, args.smiles, { hydrogens: false, signal: ctx.signal }),
   depict_3d_molecule_depict_3D_get: (args: { smiles: string }, ctx: TaskContext) => {
     const molblock = generate3D(ctx.rdkit, args.smiles, { hydrogens: true, signal: ctx.signal });
     return viewerPage(molblock, normaliseSmiles(args.smiles));
   },
-};
+} satisfies OpTasks<typeof threedOps>;

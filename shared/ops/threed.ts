@@ -1,12 +1,12 @@
 /** 3D coordinates (docs/spec/chem-service.md §2.2 (17)) and the 3D viewer page (docs/spec/chem-service.md §2.3 (27)). */
 import { z } from 'zod';
-import { defineOp, type OpDef } from './types.ts';
+import { defineOp } from './types.ts';
 import { smiles, toolkit } from './params.ts';
 
 // Kept in step with MAX_3D_HEAVY_ATOMS in shared/chem/conformer.ts (registry files import no chemistry).
 const CAP = 100;
 
-export const threedOps: OpDef[] = [
+export const threedOps = [
   defineOp({
     name: 'generate_3d_coordinates',
     method: 'GET',
@@ -39,4 +39,4 @@ export const threedOps: OpDef[] = [
     mode: 'quick',
     task: 'depict_3d_molecule_depict_3D_get',
   }),
-];
+] as const;

@@ -23,7 +23,7 @@ export type BodySpec =
   /** JSON object body whose properties are arguments. */
   | { kind: 'json' };
 
-export interface OpDef<S extends z.ZodObject = z.ZodObject> {
+export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = string> {
   /** Tool name, spelled exactly as in the seed (it is also the OpenAPI operationId). */
   name: string;
   method: 'GET' | 'POST';
@@ -38,14 +38,14 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject> {
   output: MediaType;
   /** quick: the HTTP call waits for the result; long: 202 + job id at once. */
   mode: 'quick' | 'long';
-  /** Name of the worker task that computes the result. */
-  task: string;
+  /** Name of the worker task that computes the result (its handler: see `OpTasks`). */
+  task: T;
   /**
    * Optional orchestration in the api process (no RDKit there): when present, REST and MCP
    * call this instead of submitting `task` directly. It may submit jobs through `runner`
    * (usually `task` itself), read job records, or answer from the catalog store first.
    */
-  api?: ApiHandler;
+  api?(args: z.output<S>, ctx: ApiContext): Promise<unknown>;
   /** HTTP status of a successful answer (default 200; 202 for a submission). */
   successStatus?: number;
 }
@@ -60,7 +60,7 @@ export interface ApiContext {
   prefix: string;
 }
 
-export type ApiHandler = (args: any, ctx: ApiContext) => Promise<unknown>;
+export type ApiHandler = (args: Record<string, unknown>, ctx: ApiContext) => Promise<unknown>;
 
 /**
  * A result whose media type differs from the operation's default (e.g. `format=html`): the HTTP
@@ -100,7 +100,27 @@ export interface TaskContext {
 export type TaskHandler = (args: any, ctx: TaskContext) => unknown | Promise<unknown>;
 export type TaskTable = Record<string, TaskHandler>;
 
-/** Identity helper that keeps the schema type for `args` inference. */
-export function defineOp<S extends z.ZodObject>(op: OpDef<S>): OpDef<S> {
+/**
+ * The worker-task handlers of a family's operations: one per operation's `task`, each receiving
+ * that operation's validated arguments (`z.output` of its schema). A family's task table is
+ * declared `{...} satisfies OpTasks<typeof familyOps>`, so a missing, extra or misnamed handler,
+ * or a handler that expects other arguments than its schema gives, is a compile error.
+ * Operations with an api-side handler (`api`) are left out: what their task receives is what the
+ * handler submits, typed where the two meet.
+ */
+export type OpTasks<Ops extends readonly OpDef<any, string>[]> = {
+  [O in Ops[number] as O extends { api: unknown } ? never : O['task']]: (args: z.output<O['args']>, ctx: TaskContext) => unknown;
+};
+
+/**
+ * Identity helper that keeps the schema and task-name types for `args` inference and task maps.
+ * An operation with an api-side handler is typed as such: its `task` then receives what the
+ * handler submits (declared with the handler), not the operation's own arguments.
+ */
+export function defineOp<S extends z.ZodObject, const T extends string>(
+  op: OpDef<S, T> & { api: NonNullable<OpDef<S, T>['api']> },
+): OpDef<S, T> & { api: NonNullable<OpDef<S, T>['api']> };
+export function defineOp<S extends z.ZodObject, const T extends string>(op: OpDef<S, T>): OpDef<S, T>;
+export function defineOp(op: OpDef): OpDef {
   return op;
 }

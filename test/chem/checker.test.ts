@@ -10,6 +10,7 @@
  *    generator test/fixtures/tools/inchi_ambiguous_stereo_reference.py) on RDKit drawings of LOTUS
  *    natural products, randomly wedged ones and hand-made centres and double bonds.
  */
+import type { TaskTable } from '../../shared/ops/types.ts';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
@@ -27,7 +28,7 @@ const AMBIGUOUS = 'InChI: Ambiguous stereo';
 
 function call(name: string, query: Record<string, unknown>): unknown {
   const op = standardizeOps.find((o) => o.name === name)!;
-  return standardizeTasks[op.task](op.args.parse(query), ctx);
+  return (standardizeTasks as TaskTable)[op.task](op.args.parse(query), ctx);
 }
 
 /** A two-carbon drawing in the upstream tests' style, with the given header line and atom/bond lines. */

@@ -3,12 +3,13 @@
  * (native RDKit 2022.09 and the InChI 1.03 executable on 72 LOTUS natural products; provenance
  * in test/fixtures/README.md) and the original service's documented answers (docs/spec/chem-service.md §2.2).
  */
+import type { TaskTable } from '../../shared/ops/types.ts';
+import { TASKS } from '../../shared/ops/tasks.ts';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
 import { convertOps } from '../../shared/ops/convert.ts';
-import { convertTasks } from '../../shared/ops/convert.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
@@ -19,7 +20,7 @@ const ref = JSON.parse(readFileSync(new URL('../fixtures/convert-reference.json'
 
 function call(name: string, query: Record<string, unknown>): unknown {
   const op = convertOps.find((o) => o.name === name)!;
-  return convertTasks[op.task](op.args.parse(query), ctx);
+  return (TASKS as TaskTable)[op.task](op.args.parse(query), ctx);
 }
 
 /** Aromatic canonical SMILES of any notation RDKit reads: the "same molecule" test. */

@@ -131,7 +131,7 @@ t.test('van der Waals volume against CDK VABC', async (t) => {
 });
 
 t.test('html format is a table of the same values', async (t) => {
-  const html = analysisTasks.generate_descriptors({ smiles: 'CCO', format: 'html', toolkit: 'rdkit' }, ctx) as MediaResult;
+  const html = analysisTasks.generate_descriptors({ smiles: 'CCO', format: 'html', toolkit: 'rdkit' }, ctx) as unknown as MediaResult;
   t.equal(html.mediaType, 'text/html');
   t.match(html.body, /<table border="1" class="dataframe">/);
   t.match(html.body, /<td>molecular_formula<\/td>\s*<td>C2H6O<\/td>/);

@@ -15,7 +15,7 @@ import { inchikey } from '../../shared/chem/convert.ts';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
 import { OpsinProcess } from '../../shared/names/opsin.ts';
 import { locateOpsin, OPSIN_INSTALL_HINT } from '../../shared/names/opsin-setup.ts';
-import { convertTasks } from '../../shared/ops/convert.tasks.ts';
+import { convertInternalTasks } from '../../shared/ops/convert.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 import { fixture, tsv } from '../helpers/tables.ts';
 
@@ -33,7 +33,7 @@ if (!setup.java || !setup.jar) {
   /** OPSIN's structure as the service answers it (RDKit canonical SMILES), and its standard InChIKey. */
   const keyOf = (smiles: string): string | null => {
     try {
-      const canonical = convertTasks.generate_smiles({ input_text: smiles, representation: 'smiles' }, ctx) as string;
+      const canonical = convertInternalTasks.generate_smiles({ input_text: smiles, representation: 'smiles' }, ctx) as string;
       const mol = rdkit.get_mol(canonical)!;
       try {
         return inchikey(rdkit, mol);

@@ -9,6 +9,7 @@
  * 2022.09 drew the reference's. Three references are artefacts of that drawing and are listed
  * here with the reason: the standardized structure must equal the reference everywhere else.
  */
+import type { TaskTable } from '../../shared/ops/types.ts';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
 import { standardizeOps } from '../../shared/ops/standardize.ts';
@@ -31,7 +32,7 @@ type Result = Record<'original' | 'standardized' | 'parent', Rec>;
 
 function preprocess(query: Record<string, unknown>): Result {
   const op = standardizeOps.find((o) => o.name === 'generate_collection_preprocessing')!;
-  return standardizeTasks[op.task](op.args.parse(query), ctx) as Result;
+  return (standardizeTasks as TaskTable)[op.task](op.args.parse(query), ctx) as Result;
 }
 
 const flat = (smiles: string | null | undefined) => {

@@ -9,6 +9,7 @@
  *    (test/fixtures/chembl-pipeline-reference.json), on the very molblocks it was given;
  *  - the spec's documented answer for acetone (docs/spec/chem-service.md §2.1 (5)).
  */
+import type { TaskTable } from '../../shared/ops/types.ts';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/rdkit.ts';
 import { standardizeMolblock } from '../../shared/chem/standardize.ts';
@@ -27,7 +28,7 @@ const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } 
 
 function call(name: string, query: Record<string, unknown>): Record<string, unknown> {
   const op = standardizeOps.find((o) => o.name === name)!;
-  return standardizeTasks[op.task](op.args.parse(query), ctx) as Record<string, unknown>;
+  return (standardizeTasks as TaskTable)[op.task](op.args.parse(query), ctx) as Record<string, unknown>;
 }
 
 /** A molblock for a SMILES, read without sanitisation as the upstream tests build theirs. */

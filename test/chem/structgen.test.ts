@@ -101,7 +101,7 @@ t.test('planarity', async (t) => {
 
 const ctx = (signal = new AbortController().signal, progress: unknown[] = []): TaskContext => ({ rdkit, signal, progress: (v) => { progress.push(v); } });
 const defaults = { limit: 1000, max_heavy_atoms: 10, planar: true, allow_triple_bonds: false, bad_substructures: '1,2,3,4,5,7,9', allow_3_rings: false, allow_4_cycles: false };
-const run = (args: Record<string, unknown>, c = ctx()) => structgenTasks.generate_structures({ ...defaults, ...args }, c) as Promise<Record<string, unknown>>;
+const run = (args: Record<string, unknown>, c = ctx()) => structgenTasks.generate_structures({ ...defaults, ...args } as never, c) as Promise<Record<string, unknown>>;
 
 t.test('task: answer shape, limit, errors, cancellation', async (t) => {
   const op = structgenOps[0];

@@ -4,6 +4,7 @@
  * same structure, status mapping (In Queue, Processing, Done, Failed), 404s, and forwarding to a
  * ClassyFire-compatible service (a fake one on 127.0.0.1 started here) when CHEMCLASS_URL is set.
  */
+import type { TaskTable } from '../../shared/ops/types.ts';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
@@ -26,7 +27,7 @@ function executor(gate?: Promise<void>, calls: string[] = []): TaskExecutor {
     calls.push(task);
     if (task === 'chemclass_classify' && gate) await gate;
     hooks.onStart?.();
-    return chemclassTasks[task](args, { rdkit, signal: hooks.signal ?? new AbortController().signal, progress: hooks.onProgress ?? (() => {}) });
+    return (chemclassTasks as TaskTable)[task](args, { rdkit, signal: hooks.signal ?? new AbortController().signal, progress: hooks.onProgress ?? (() => {}) });
   };
 }
 
@@ -49,7 +50,7 @@ t.test('registry entries', async (t) => {
   t.equal(submit.successStatus, 202);
   t.equal(retrieve.name, 'retrieve_chemclass_results');
   t.equal(retrieve.path, '/chem/chemclass/{jobid}/result');
-  t.ok(submit.api && retrieve.api, 'both run in the api process');
+  t.ok(typeof submit.api === 'function' && typeof retrieve.api === 'function', 'both run in the api process');
   t.same(Object.keys(submit.args.shape), ['smiles']);
 });
 
@@ -95,7 +96,7 @@ t.test('processing maps to Processing', async (t) => {
   const execute: TaskExecutor = async (task, args, hooks) => {
     hooks.onStart?.();
     if (task === 'chemclass_classify') await gate;
-    return chemclassTasks[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
+    return (chemclassTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
   };
   const ctx = context(execute);
   t.teardown(() => ctx.runner.close());
@@ -108,7 +109,7 @@ t.test('a failed job is Failed with its error', async (t) => {
   const execute: TaskExecutor = async (task, args, hooks) => {
     hooks.onStart?.();
     if (task === 'chemclass_classify') throw new AppError(503, 'Classification service http://x unreachable: ECONNREFUSED (4 attempts)', 'unavailable');
-    return chemclassTasks[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
+    return (chemclassTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
   };
   const ctx = context(execute);
   const a = await submitClassification({ smiles: 'CCCl' }, ctx);

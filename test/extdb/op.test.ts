@@ -3,6 +3,7 @@
  * local catalog first (embedded store in a temp dir), then the external database through the job
  * runner (inline runner running the task here, fake PUG-REST server on loopback).
  */
+import type { TaskTable } from '../../shared/ops/types.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ t.teardown(() => fake.close());
 
 const execute: TaskExecutor = async (task, args, hooks) => {
   hooks.onStart?.();
-  return extdbTasks[task](args, { signal: hooks.signal ?? new AbortController().signal, progress: () => {} } as never);
+  return (extdbTasks as TaskTable)[task](args, { signal: hooks.signal ?? new AbortController().signal, progress: () => {} } as never);
 };
 const runner = createInlineRunner({ execute, timeouts: { quickMs: 60_000, longMs: 60_000, waitMs: 60_000, resultTtlSeconds: 60 } });
 t.teardown(() => runner.close());

@@ -190,6 +190,7 @@ export class SearchService {
     }
     const view = this.cols.view();
     const molecules = this.cols.live;
+    if (view.count === 0) return { ids: [], ...(args.type === 'similarity' ? { scores: [] } : {}), total: 0, more: false, stats: { scanned: 0, candidates: 0, molecules } };
     const exclude = new Set(args.exclude ?? []);
     const base = { query: args.query, query_type: args.query_type, index: view };
     const n = Math.max(1, view.count);
