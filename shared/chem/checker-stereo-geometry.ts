@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: one geometric procedure, InChI's, kept whole so it can be read against its source step by step.)
+ *
  * InChI's reading of one possible stereocentre or one end of a double bond from its bond
  * vectors: pure geometry, no molecule. checker-stereo.ts applies it to every element of a drawing.
  */

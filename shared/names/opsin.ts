@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: one state machine (start, serve, time out, restart, idle stop) whose states only make sense together.)
+ *
  * OPSIN in ONE long-lived JVM per process (the bridge NatprodOpsin.java, line protocol described
  * there), never one JVM per name: a JVM costs about a second to start and ~100 MB to keep.
  *

@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: the one class that implements the whole store port for nedb; split, its lock and reload rules would be spread over several files.)
+ *
  * Embedded store: one @seald-io/nedb file per collection under `dataDir`, kept in memory.
  * Cross-process safety: every call runs under `FileLock` (DATA_DIR/catalog.lock) and first
  * reloads any collection file another process changed (inode/size/mtime signature).
