@@ -22,8 +22,8 @@ import type { DerivedMolecule } from '../shared/catalog/derived.ts';
 import { DEMO_FILES, importDemo } from '../shared/catalog/import/demo.ts';
 import { readImportFile } from '../shared/catalog/import/parse.ts';
 import { openStore } from '../shared/catalog/store/open.ts';
-import { deriveMolecule } from '../shared/chem/derive.ts';
-import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { deriveMolecule } from '../shared/chem/catalog/derive.ts';
+import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 import { invalidStructure } from '../shared/errors.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -7,9 +7,9 @@
  *   node --import tsx bench/classify.ts --misses   # also list disagreements (pathway/superclass)
  */
 import { readFileSync } from 'node:fs';
-import { classifyStructure, type ChemclassEntity } from '../shared/chem/classify.ts';
-import { measureAgreement, parseLabels, type Rate } from '../shared/chem/classify-agreement.ts';
-import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { classifyStructure, type ChemclassEntity } from '../shared/chem/classify/classify.ts';
+import { measureAgreement, parseLabels, type Rate } from '../shared/chem/classify/agreement.ts';
+import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 
 const rows = parseLabels(readFileSync(new URL('../test/fixtures/chemclass_lotus_labels.tsv', import.meta.url), 'utf8'));
 const rdkit = await loadRDKit();

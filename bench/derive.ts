@@ -1,5 +1,5 @@
 /**
- * Cost of the catalog's structure derivation (task `derive_molecule`, shared/chem/derive.ts) per
+ * Cost of the catalog's structure derivation (task `derive_molecule`, shared/chem/catalog/derive.ts) per
  * molecule, over the distinct structures of the shipped LOTUS demo set (what the first-start
  * seeding derives), on one thread of this process. The first pass also loads the data tables
  * (NP-likeness model, QED parameters, SMARTS) and is reported separately; then PASSES timed passes.
@@ -9,8 +9,8 @@
  */
 import { DEMO_FILES } from '../shared/catalog/import/demo.ts';
 import { readImportFile } from '../shared/catalog/import/parse.ts';
-import { deriveMolecule } from '../shared/chem/derive.ts';
-import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { deriveMolecule } from '../shared/chem/catalog/derive.ts';
+import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 
 const PASSES = Number(process.argv[2] ?? 5);
 const rdkit = await loadRDKit();

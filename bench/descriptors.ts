@@ -11,18 +11,18 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
-import { loadRDKit, parseMol, withMol, type Mol, type RDKit } from '../shared/chem/rdkit.ts';
+import { loadRDKit, parseMol, withMol, type Mol, type RDKit } from '../shared/chem/core/rdkit.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
-import { morganGraph, type MorganGraph } from '../shared/chem/morgan-env.ts';
-import { qed } from '../shared/chem/qed.ts';
-import { vdwVolume } from '../shared/chem/vdw-volume.ts';
-import { detectSugarsInMol } from '../shared/chem/sugars.ts';
-import { murckoFramework } from '../shared/chem/descriptors-murcko.ts';
-import { npLikeness } from '../shared/chem/nplikeness.ts';
-import { molecularFormula } from '../shared/chem/descriptors-formula.ts';
-import { isPlainSmiles, MolView } from '../shared/chem/mol-view.ts';
-import { npModel, qedData } from '../shared/ops/analysis.tasks.ts';
+import { morganGraph, type MorganGraph } from '../shared/chem/core/morgan-env.ts';
+import { qed } from '../shared/chem/scores/qed.ts';
+import { vdwVolume } from '../shared/chem/descriptors/vdw-volume.ts';
+import { detectSugarsInMol } from '../shared/chem/sugars/sugars.ts';
+import { murckoFramework } from '../shared/chem/descriptors/murcko.ts';
+import { npLikeness } from '../shared/chem/scores/nplikeness.ts';
+import { molecularFormula } from '../shared/chem/core/formula.ts';
+import { isPlainSmiles, MolView } from '../shared/chem/core/mol-view.ts';
+import { npModel, qedData } from '../shared/ops/descriptors.tasks.ts';
 
 const PASSES = Number(process.env.PASSES ?? 2);
 const HEAP_CALLS = Number(process.env.HEAP_CALLS ?? 20_000);

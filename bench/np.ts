@@ -16,12 +16,12 @@
  *
  *   node --import tsx bench/np.ts        (env: WORKERS threads, default 2; N molecules per operation, default 200)
  */
-import { hoseCodes, hoseGraph } from '../shared/chem/hose.ts';
-import { functionalGroups, type FunctionalGroup } from '../shared/chem/ifg.ts';
-import { npLikeness } from '../shared/chem/nplikeness.ts';
-import { loadRDKit, withMol, type RDKit } from '../shared/chem/rdkit.ts';
-import { detectSugars, removeSugars, sugarInfoMessage, type SugarOptions } from '../shared/chem/sugars.ts';
-import { npModel } from '../shared/ops/analysis.tasks.ts';
+import { hoseCodes, hoseGraph } from '../shared/chem/hose/hose.ts';
+import { functionalGroups, type FunctionalGroup } from '../shared/chem/fragments/ifg.ts';
+import { npLikeness } from '../shared/chem/scores/nplikeness.ts';
+import { loadRDKit, withMol, type RDKit } from '../shared/chem/core/rdkit.ts';
+import { detectSugars, removeSugars, sugarInfoMessage, type SugarOptions } from '../shared/chem/sugars/sugars.ts';
+import { npModel } from '../shared/ops/descriptors.tasks.ts';
 import { done, header, measure } from './tasks.ts';
 import { fixture, tsv } from '../test/helpers/tables.ts';
 

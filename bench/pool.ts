@@ -14,7 +14,7 @@
  * Prints figures, asserts nothing.
  */
 import { readFileSync } from 'node:fs';
-import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import { createPool } from '../workers/pool.ts';

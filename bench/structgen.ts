@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/structgen.ts [formula ...]
  */
-import { generateMolecules, NO_RESTRICTIONS, parseFormula, SURGE_DEFAULTS, type StructgenOptions } from '../shared/chem/structgen.ts';
+import { generateMolecules, NO_RESTRICTIONS, parseFormula, SURGE_DEFAULTS, type StructgenOptions } from '../shared/chem/structgen/structgen.ts';
 
 // Independent references: OEIS A000602 for alkanes; for C7H7NO the nauty geng|vcolg|multig
 // pipeline of test/fixtures/tools/structgen_reference.sh (`count C7H7NO 0` and `count C7H7NO 1`,

@@ -15,9 +15,9 @@
  *   node --import tsx bench/structure.ts        (env: WORKERS threads, default 2; N molecules per
  *                                                operation, default 200; N3D for the 3D ones, default 12)
  */
-import { loadRDKit, type RDKit } from '../shared/chem/rdkit.ts';
-import { decodeSelfies, encodeSelfies } from '../shared/chem/selfies.ts';
-import { enumerateStereoisomers } from '../shared/chem/stereoisomers.ts';
+import { loadRDKit, type RDKit } from '../shared/chem/core/rdkit.ts';
+import { decodeSelfies, encodeSelfies } from '../shared/chem/selfies/selfies.ts';
+import { enumerateStereoisomers } from '../shared/chem/stereo/stereoisomers.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import { done, header, measure } from './tasks.ts';

@@ -3,7 +3,7 @@
  * (called directly in this process, RDKit loaded here) and on the Piscina pool (`WORKERS`
  * threads, default 2), plus the process memory after the run.
  */
-import { loadRDKit } from '../shared/chem/rdkit.ts';
+import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 import { OPERATIONS_BY_NAME } from '../shared/ops/index.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';

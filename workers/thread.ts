@@ -8,7 +8,7 @@
  * the thread, and a fresh one (with a fresh RDKit) takes its place.
  */
 import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
-import { loadRDKit, rdkitFault } from '../shared/chem/rdkit.ts';
+import { loadRDKit, rdkitFault } from '../shared/chem/core/rdkit.ts';
 import { AppError } from '../shared/errors.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';

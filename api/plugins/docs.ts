@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
-import { VIEWER_SCRIPT } from '../../shared/chem/depict3d.ts';
+import { VIEWER_SCRIPT } from '../../shared/chem/depict/depict3d.ts';
 import type { Config } from '../../shared/config.ts';
 import { buildOpenApi } from '../openapi.ts';
 

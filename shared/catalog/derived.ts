@@ -1,4 +1,4 @@
-import type { StoredFingerprints } from '../chem/search/fingerprints.ts';
+import type { StoredFingerprints } from '../chem/catalog/search-fingerprints.ts';
 
 /**
  * What a worker derives from a molecule's structure when a catalog molecule is created or
@@ -53,7 +53,7 @@ export interface DerivedMolecule {
   murcko_framework: string | null;
   /** Stored as given. */
   properties: DerivedProperties;
-  /** Structure-search fingerprints (shared/chem/search/fingerprints.ts), stored with the molecule. */
+  /** Structure-search fingerprints (shared/chem/catalog/search-fingerprints.ts), stored with the molecule. */
   fingerprints?: StoredFingerprints;
 }
 

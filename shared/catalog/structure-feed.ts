@@ -7,8 +7,8 @@
  * fingerprints get them (the backfill), then the index is built from the store.
  */
 import type { JobRunner } from '../jobs/types.ts';
-import { FP_VERSION, type StoredFingerprints } from '../chem/search/fingerprints.ts';
-import type { RowInput } from '../chem/search/rows.ts';
+import { FP_VERSION, type StoredFingerprints } from '../chem/catalog/search-fingerprints.ts';
+import type { RowInput } from '../chem/catalog/search-rows.ts';
 import type { CatalogStore, CollectionName, Doc } from './store/types.ts';
 
 export interface SearchFeed {

@@ -1,10 +1,10 @@
 /** Worker tasks of the conversion and 2D-depiction family; see convert.ts for the registry entries. */
 import { AppError } from '../errors.ts';
-import { withMol } from '../chem/rdkit.ts';
+import { withMol } from '../chem/core/rdkit.ts';
 import {
   canonicalKekule, cxsmiles, formats, inchi, inchikey, molblock2D, resolveRepresentation, toCanonicalSmiles, type Representation,
-} from '../chem/convert.ts';
-import { depict2D, type DepictOptions } from '../chem/depict2d.ts';
+} from '../chem/convert/convert.ts';
+import { depict2D, type DepictOptions } from '../chem/depict/depict2d.ts';
 import { selfiesToSmiles } from './selfies.tasks.ts';
 import type { OpTasks, TaskContext } from './types.ts';
 import type { convertOps } from './convert.ts';

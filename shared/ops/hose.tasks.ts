@@ -1,6 +1,6 @@
 /** Worker task for HOSE codes; see hose.ts for the registry entry. */
-import { hoseCodes, hoseGraph } from '../chem/hose.ts';
-import { assertStructureSize, normaliseSmiles } from '../chem/rdkit.ts';
+import { hoseCodes, hoseGraph } from '../chem/hose/hose.ts';
+import { assertStructureSize, normaliseSmiles } from '../chem/core/rdkit.ts';
 import { invalidStructure } from '../errors.ts';
 import type { OpTasks, TaskContext } from './types.ts';
 import type { hoseOps } from './hose.ts';

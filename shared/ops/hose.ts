@@ -1,4 +1,4 @@
-/** HOSE codes (docs/spec/chem-service.md §2.1 (4)). Chemistry in shared/chem/hose.ts; the task is in hose.tasks.ts. */
+/** HOSE codes (docs/spec/chem-service.md §2.1 (4)). Chemistry in shared/chem/hose/hose.ts; the task is in hose.tasks.ts. */
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';

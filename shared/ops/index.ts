@@ -7,11 +7,11 @@
  * implementations are gathered in `tasks.ts`, which only worker threads import.
  */
 import type { OpDef } from './types.ts';
-import { analysisOps } from './analysis.ts';
-import { chemclassOps } from './chemclass.ts';
+import { descriptorsOps } from './descriptors.ts';
+import { classifyOps } from './classify.ts';
 import { convertOps } from './convert.ts';
 import { extdbOps } from './extdb.ts';
-import { fgroupsOps } from './fgroups.ts';
+import { fragmentsOps } from './fragments.ts';
 import { hoseOps } from './hose.ts';
 import { pdfOps } from './pdf.ts';
 import { selfiesOps } from './selfies.ts';
@@ -19,22 +19,22 @@ import { similarityOps } from './similarity.ts';
 import { standardizeOps } from './standardize.ts';
 import { stereoOps } from './stereo.ts';
 import { structgenOps } from './structgen.ts';
-import { structureOps } from './structure.ts';
+import { tautomerOps } from './tautomer.ts';
 import { sugarsOps } from './sugars.ts';
-import { threedOps } from './threed.ts';
+import { depict3dOps } from './depict3d.ts';
 
 const all = [
   ...stereoOps,
-  ...analysisOps,
+  ...descriptorsOps,
   ...hoseOps,
   ...standardizeOps,
   ...similarityOps,
-  ...chemclassOps,
-  ...fgroupsOps,
-  ...structureOps,
+  ...classifyOps,
+  ...fragmentsOps,
+  ...tautomerOps,
   ...extdbOps,
   ...convertOps,
-  ...threedOps,
+  ...depict3dOps,
   ...selfiesOps,
   ...structgenOps,
   ...sugarsOps,

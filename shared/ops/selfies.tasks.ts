@@ -1,7 +1,7 @@
 /** Worker tasks of the SELFIES family; see selfies.ts for the registry entries. */
 import { AppError } from '../errors.ts';
-import { normaliseSmiles } from '../chem/rdkit.ts';
-import { decodeSelfies, encodeSelfies, SelfiesError } from '../chem/selfies.ts';
+import { normaliseSmiles } from '../chem/core/rdkit.ts';
+import { decodeSelfies, encodeSelfies, SelfiesError } from '../chem/selfies/selfies.ts';
 import type { OpTasks } from './types.ts';
 import type { selfiesOps } from './selfies.ts';
 

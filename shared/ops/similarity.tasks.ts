@@ -1,5 +1,5 @@
 /** Worker tasks of the similarity family; see similarity.ts for the registry entry. */
-import { bitSimilarity, type Fingerprinter } from '../chem/similarity.ts';
+import { bitSimilarity, type Fingerprinter } from '../chem/similarity/similarity.ts';
 import type { OpTasks, TaskContext } from './types.ts';
 import type { similarityOps } from './similarity.ts';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { int, toolkit } from './params.ts';
 
-// Kept in step with FINGERPRINTERS in shared/chem/similarity.ts (registry files import no chemistry).
+// Kept in step with FINGERPRINTERS in shared/chem/similarity/similarity.ts (registry files import no chemistry).
 const FINGERPRINTERS = ['ECFP', 'RDKit', 'Atompairs', 'MACCS'] as const;
 
 export const similarityOps = [

@@ -1,5 +1,5 @@
 /** Worker tasks of the stereo family; see stereo.ts for the registry entry. */
-import { enumerateStereoisomers } from '../chem/stereoisomers.ts';
+import { enumerateStereoisomers } from '../chem/stereo/stereoisomers.ts';
 import type { OpTasks, TaskContext } from './types.ts';
 import type { stereoOps } from './stereo.ts';
 

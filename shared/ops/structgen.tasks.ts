@@ -1,6 +1,6 @@
 /** Worker task of the structure-generation family; see structgen.ts for the registry entry. */
 import { AppError } from '../errors.ts';
-import { canonicalSmiles, describeSettings, generateMolecules, parseFormula, type StructgenOptions } from '../chem/structgen.ts';
+import { canonicalSmiles, describeSettings, generateMolecules, parseFormula, type StructgenOptions } from '../chem/structgen/structgen.ts';
 import type { OpTasks, TaskContext } from './types.ts';
 import type { structgenOps } from './structgen.ts';
 

@@ -2,7 +2,7 @@
 import { AppError } from '../errors.ts';
 import {
   detectSugars, removeSugars, sugarInfoMessage, type PreservationMode, type SugarKind, type SugarOptions,
-} from '../chem/sugars.ts';
+} from '../chem/sugars/sugars.ts';
 import type { OpTasks, TaskContext } from './types.ts';
 import type { sugarsOps } from './sugars.ts';
 

@@ -4,12 +4,12 @@
  */
 import type { OpTasks, TaskTable } from './types.ts';
 import type { RegisteredOp } from './index.ts';
-import { analysisTasks } from './analysis.tasks.ts';
+import { descriptorsTasks } from './descriptors.tasks.ts';
 import { catalogTasks } from './catalog.tasks.ts';
-import { chemclassTasks } from './chemclass.tasks.ts';
+import { classifyTasks } from './classify.tasks.ts';
 import { convertInternalTasks, convertTasks } from './convert.tasks.ts';
 import { extdbTasks } from './extdb.tasks.ts';
-import { fgroupsTasks } from './fgroups.tasks.ts';
+import { fragmentsTasks } from './fragments.tasks.ts';
 import { hoseTasks } from './hose.tasks.ts';
 import { pdfTasks } from './pdf.tasks.ts';
 import { selfiesTasks } from './selfies.tasks.ts';
@@ -17,18 +17,18 @@ import { similarityTasks } from './similarity.tasks.ts';
 import { standardizeTasks } from './standardize.tasks.ts';
 import { stereoTasks } from './stereo.tasks.ts';
 import { structgenTasks } from './structgen.tasks.ts';
-import { structureTasks } from './structure.tasks.ts';
+import { tautomerTasks } from './tautomer.tasks.ts';
 import { sugarsTasks } from './sugars.tasks.ts';
-import { threedTasks } from './threed.tasks.ts';
+import { depict3dTasks } from './depict3d.tasks.ts';
 
 const families: TaskTable[] = [
-  analysisTasks,
+  descriptorsTasks,
   catalogTasks,
-  chemclassTasks,
+  classifyTasks,
   convertTasks,
   convertInternalTasks,
   extdbTasks,
-  fgroupsTasks,
+  fragmentsTasks,
   hoseTasks,
   pdfTasks,
   selfiesTasks,
@@ -36,17 +36,17 @@ const families: TaskTable[] = [
   standardizeTasks,
   stereoTasks,
   structgenTasks,
-  structureTasks,
+  tautomerTasks,
   sugarsTasks,
-  threedTasks,
+  depict3dTasks,
 ];
 
 // Compile-time: every registered operation without an api-side handler has its task handler,
 // taking that operation's validated arguments (a registry entry whose family forgot it fails here).
 const _everyOperationHandled: OpTasks<readonly RegisteredOp[]> = {
-  ...analysisTasks,
+  ...descriptorsTasks,
   ...convertTasks,
-  ...fgroupsTasks,
+  ...fragmentsTasks,
   ...hoseTasks,
   ...pdfTasks,
   ...selfiesTasks,
@@ -54,9 +54,9 @@ const _everyOperationHandled: OpTasks<readonly RegisteredOp[]> = {
   ...standardizeTasks,
   ...stereoTasks,
   ...structgenTasks,
-  ...structureTasks,
+  ...tautomerTasks,
   ...sugarsTasks,
-  ...threedTasks,
+  ...depict3dTasks,
 };
 void _everyOperationHandled;
 

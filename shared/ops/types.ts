@@ -3,7 +3,7 @@
  * the OpenAPI document and worker dispatch; see docs/architecture.md.
  */
 import type { z } from 'zod';
-import type { RDKit } from '../chem/rdkit.ts';
+import type { RDKit } from '../chem/core/rdkit.ts';
 import type { JobRunner } from '../jobs/types.ts';
 import type { CatalogStore } from '../catalog/store/types.ts';
 

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { countHeavyAtoms, loadRDKit } from '../../shared/chem/rdkit.ts';
+import { countHeavyAtoms, loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { build } from '../helpers/app.ts';
 import { SAMPLES } from './samples.ts';

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import t from 'tap';
 import { createMcpServer } from '../../api/mcp/tools.ts';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { locateOpsin } from '../../shared/names/opsin-setup.ts';
 import { closeSharedOpsin } from '../../shared/names/service.ts';
 import { startFakePugRest } from '../extdb/fake-pugrest.ts';

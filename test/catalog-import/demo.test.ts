@@ -41,8 +41,8 @@ import type { DeriveInput } from '../../shared/catalog/derived.ts';
 import { importDemo, seedDemoIfEmpty } from '../../shared/catalog/import/demo.ts';
 import { openStore } from '../../shared/catalog/store/open.ts';
 import type { CatalogStore } from '../../shared/catalog/store/types.ts';
-import { deriveMolecule } from '../../shared/chem/derive.ts';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { fakeDerive, memoryLog } from '../catalog/helper.ts';
 
 const rdkit = await loadRDKit();

@@ -23,8 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { deriveMolecule } from '../../shared/chem/derive.ts';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { importFile } from '../../shared/catalog/import/run.ts';
 import { openStore } from '../../shared/catalog/store/open.ts';
 

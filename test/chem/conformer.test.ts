@@ -11,10 +11,10 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { generate3D, MAX_3D_HEAVY_ATOMS } from '../../shared/chem/conformer.ts';
-import { threedTasks } from '../../shared/ops/threed.tasks.ts';
-import { threedOps } from '../../shared/ops/threed.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { generate3D, MAX_3D_HEAVY_ATOMS } from '../../shared/chem/convert/conformer.ts';
+import { depict3dTasks } from '../../shared/ops/depict3d.tasks.ts';
+import { depict3dOps } from '../../shared/ops/depict3d.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
@@ -142,8 +142,8 @@ t.test('stereo, bond lengths and clashes on natural products', async (t) => {
 });
 
 t.test('deterministic, capped, errors', async (t) => {
-  const a = threedTasks.generate_3d_coordinates({ smiles: 'C[C@H](N)C(=O)O' }, ctx);
-  const b = threedTasks.generate_3d_coordinates({ smiles: 'C[C@H](N)C(=O)O' }, ctx);
+  const a = depict3dTasks.generate_3d_coordinates({ smiles: 'C[C@H](N)C(=O)O' }, ctx);
+  const b = depict3dTasks.generate_3d_coordinates({ smiles: 'C[C@H](N)C(=O)O' }, ctx);
   t.equal(a, b, 'the same coordinates every time');
   const big = 'C'.repeat(MAX_3D_HEAVY_ATOMS + 1);
   const caught = (f: () => unknown) => {
@@ -153,11 +153,11 @@ t.test('deterministic, capped, errors', async (t) => {
       return e;
     }
   };
-  t.match(caught(() => threedTasks.generate_3d_coordinates({ smiles: big }, ctx)), { status: 422, detail: /heavy atoms/ });
-  t.match(caught(() => threedTasks.generate_3d_coordinates({ smiles: 'C1CC' }, ctx)), { status: 422 });
+  t.match(caught(() => depict3dTasks.generate_3d_coordinates({ smiles: big }, ctx)), { status: 422, detail: /heavy atoms/ });
+  t.match(caught(() => depict3dTasks.generate_3d_coordinates({ smiles: 'C1CC' }, ctx)), { status: 422 });
   const aborted = { ...ctx, signal: AbortSignal.abort() } as TaskContext;
-  t.ok(caught(() => threedTasks.generate_3d_coordinates({ smiles: 'CCO' }, aborted)), 'honours an aborted signal');
-  const op = threedOps.find((o) => o.name === 'generate_3d_coordinates')!;
+  t.ok(caught(() => depict3dTasks.generate_3d_coordinates({ smiles: 'CCO' }, aborted)), 'honours an aborted signal');
+  const op = depict3dOps.find((o) => o.name === 'generate_3d_coordinates')!;
   const bad = op.args.safeParse({ smiles: 'CCO', toolkit: 'rdkit' });
   t.notOk(bad.success);
   t.match(JSON.stringify(bad.error?.issues), /openchemlib/, 'the 422 lists the allowed toolkit');
@@ -166,7 +166,7 @@ t.test('deterministic, capped, errors', async (t) => {
 
 t.test('salts and solvates: every fragment embedded, apart, stereo kept', async (t) => {
   for (const smiles of ['C[C@H](N)C(=O)[O-].[Na+]', 'C[N+](C)(C)CCO.[Cl-]', 'OC[C@H]1O[C@H](O)[C@H](O)[C@@H](O)[C@@H]1O.O']) {
-    const mb = threedTasks.generate_3d_coordinates({ smiles }, ctx) as string;
+    const mb = depict3dTasks.generate_3d_coordinates({ smiles }, ctx) as string;
     const back = readBack(mb);
     const canonical = rdkit.get_mol(smiles)!;
     t.equal(back.smiles, canonical.get_smiles(), `${smiles}: reads back as the input`);

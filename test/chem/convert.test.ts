@@ -7,7 +7,7 @@ import type { TaskTable } from '../../shared/ops/types.ts';
 import { TASKS } from '../../shared/ops/tasks.ts';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
 import { convertOps } from '../../shared/ops/convert.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';

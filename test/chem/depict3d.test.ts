@@ -4,11 +4,11 @@
  */
 import t from 'tap';
 import { existsSync } from 'node:fs';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { generate3D } from '../../shared/chem/conformer.ts';
-import { scriptString, viewerPage, VIEWER_SCRIPT } from '../../shared/chem/depict3d.ts';
-import { threedTasks } from '../../shared/ops/threed.tasks.ts';
-import { threedOps } from '../../shared/ops/threed.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { generate3D } from '../../shared/chem/convert/conformer.ts';
+import { scriptString, viewerPage, VIEWER_SCRIPT } from '../../shared/chem/depict/depict3d.ts';
+import { depict3dTasks } from '../../shared/ops/depict3d.tasks.ts';
+import { depict3dOps } from '../../shared/ops/depict3d.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
@@ -23,7 +23,7 @@ function embedded(html: string): string {
 
 t.test('page structure', async (t) => {
   const smiles = 'C[C@H](N)C(=O)O';
-  const html = threedTasks.depict_3d_molecule_depict_3D_get({ smiles }, ctx) as string;
+  const html = depict3dTasks.depict_3d_molecule_depict_3D_get({ smiles }, ctx) as string;
   t.match(html, /^<!DOCTYPE html>/);
   t.match(html, `<script src="${VIEWER_SCRIPT}"></script>`);
   t.equal(VIEWER_SCRIPT, '/static/3Dmol-min.js');
@@ -54,9 +54,9 @@ t.test('embedding is safe in a <script> element', async (t) => {
 });
 
 t.test('registry entry and errors', async (t) => {
-  const op = threedOps.find((o) => o.name === 'depict_3d_molecule_depict_3D_get')!;
+  const op = depict3dOps.find((o) => o.name === 'depict_3d_molecule_depict_3D_get')!;
   t.equal(op.output, 'text/html');
   t.equal(op.path, '/depict/3D');
   t.notOk('operation_id' in op.args.shape, 'no stray operation_id parameter');
-  t.throws(() => threedTasks.depict_3d_molecule_depict_3D_get({ smiles: 'C1CC' }, ctx));
+  t.throws(() => depict3dTasks.depict_3d_molecule_depict_3D_get({ smiles: 'C1CC' }, ctx));
 });

@@ -14,9 +14,9 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { deriveMolecule } from '../../shared/chem/derive.ts';
-import { pyRound } from '../../shared/chem/descriptors-format.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
+import { pyRound } from '../../shared/chem/core/format.ts';
 import { catalogTasks } from '../../shared/ops/catalog.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';

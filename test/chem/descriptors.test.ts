@@ -5,17 +5,17 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { analysisTasks } from '../../shared/ops/analysis.tasks.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { descriptorsTasks } from '../../shared/ops/descriptors.tasks.ts';
 import type { MediaResult } from '../../shared/ops/types.ts';
-import { analysisOps } from '../../shared/ops/analysis.ts';
+import { descriptorsOps } from '../../shared/ops/descriptors.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
 const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
 type Values = Record<string, number | string | boolean | null>;
 const describe = (smiles: string) =>
-  analysisTasks.generate_descriptors({ smiles, format: 'json', toolkit: 'rdkit' }, ctx) as Values;
+  descriptorsTasks.generate_descriptors({ smiles, format: 'json', toolkit: 'rdkit' }, ctx) as Values;
 const failure = (fn: () => unknown) =>
   Promise.resolve()
     .then(fn)
@@ -49,7 +49,7 @@ t.test('keys in the upstream order; spec examples', async (t) => {
   t.equal(caffeine.topological_polar_surface_area, 61.82);
   t.equal(describe('CCC').atom_count, 11);
   t.equal(describe('CCCC').murcko_framework, 'None');
-  // Sugar flags come from the Sugar Removal Utility (shared/chem/sugars.ts), default settings.
+  // Sugar flags come from the Sugar Removal Utility (shared/chem/sugars/sugars.ts), default settings.
   const phenylGlucoside = describe('OC[C@H]1O[C@@H](Oc2ccccc2)[C@H](O)[C@@H](O)[C@@H]1O');
   t.equal(phenylGlucoside.circular_sugars, true);
   t.equal(phenylGlucoside.murcko_framework, 'c1ccc(O[C@H]2CCCCO2)cc1');
@@ -131,7 +131,7 @@ t.test('van der Waals volume against CDK VABC', async (t) => {
 });
 
 t.test('html format is a table of the same values', async (t) => {
-  const html = analysisTasks.generate_descriptors({ smiles: 'CCO', format: 'html', toolkit: 'rdkit' }, ctx) as unknown as MediaResult;
+  const html = descriptorsTasks.generate_descriptors({ smiles: 'CCO', format: 'html', toolkit: 'rdkit' }, ctx) as unknown as MediaResult;
   t.equal(html.mediaType, 'text/html');
   t.match(html.body, /<table border="1" class="dataframe">/);
   t.match(html.body, /<td>molecular_formula<\/td>\s*<td>C2H6O<\/td>/);
@@ -139,21 +139,21 @@ t.test('html format is a table of the same values', async (t) => {
 });
 
 t.test('multiple descriptors', async (t) => {
-  const out = analysisTasks.generate_multiple_descriptors({ smiles: 'CCO, c1ccccc1,CCO', toolkit: 'rdkit' }, ctx) as Record<string, Values>;
+  const out = descriptorsTasks.generate_multiple_descriptors({ smiles: 'CCO, c1ccccc1,CCO', toolkit: 'rdkit' }, ctx) as Record<string, Values>;
   t.same(Object.keys(out), ['CCO', 'c1ccccc1']);
   t.equal(out.c1ccccc1.aromatic_rings_count, 1);
-  t.match(await failure(() => analysisTasks.generate_multiple_descriptors({ smiles: 'CCO', toolkit: 'rdkit' }, ctx)), {
+  t.match(await failure(() => descriptorsTasks.generate_multiple_descriptors({ smiles: 'CCO', toolkit: 'rdkit' }, ctx)), {
     status: 422,
     detail: 'At least two molecules are required.',
   });
-  t.match(await failure(() => analysisTasks.generate_multiple_descriptors({ smiles: 'CCO,C1CC(', toolkit: 'rdkit' }, ctx)), {
+  t.match(await failure(() => descriptorsTasks.generate_multiple_descriptors({ smiles: 'CCO,C1CC(', toolkit: 'rdkit' }, ctx)), {
     status: 422,
     detail: /C1CC\(/,
   });
 });
 
 t.test('arguments: only the rdkit toolkit, json or html', async (t) => {
-  const op = analysisOps.find((o) => o.name === 'generate_descriptors')!;
+  const op = descriptorsOps.find((o) => o.name === 'generate_descriptors')!;
   t.equal(op.args.safeParse({ smiles: 'C' }).success, true);
   const bad = op.args.safeParse({ smiles: 'C', toolkit: 'cdk' });
   t.equal(bad.success, false);

@@ -5,20 +5,20 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { filterFlags, parseRange, type FilterOptions } from '../../shared/chem/filters.ts';
-import { painsMatches } from '../../shared/chem/filters-pains.ts';
-import { pyRound } from '../../shared/chem/descriptors-format.ts';
-import { analysisTasks, npModel, painsEntries, qedData, saTable } from '../../shared/ops/analysis.tasks.ts';
-import { analysisOps } from '../../shared/ops/analysis.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { filterFlags, parseRange, type FilterOptions } from '../../shared/chem/filters/filters.ts';
+import { painsMatches } from '../../shared/chem/filters/pains.ts';
+import { pyRound } from '../../shared/chem/core/format.ts';
+import { descriptorsTasks, npModel, painsEntries, qedData, saTable } from '../../shared/ops/descriptors.tasks.ts';
+import { descriptorsOps } from '../../shared/ops/descriptors.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
 const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
 const tables = { pains: painsEntries(), qed: qedData(), np: npModel(), sa: saTable() };
-const op = analysisOps.find((o) => o.name === 'filter_molecules')!;
+const op = descriptorsOps.find((o) => o.name === 'filter_molecules')!;
 const run = (body: unknown, query: Record<string, unknown> = {}) =>
-  analysisTasks.filter_molecules(op.args.parse({ smiles: body, ...query }) as never, ctx) as string[];
+  descriptorsTasks.filter_molecules(op.args.parse({ smiles: body, ...query }) as never, ctx) as string[];
 const failure = (fn: () => unknown) =>
   Promise.resolve()
     .then(fn)

@@ -4,8 +4,8 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { hoseCodes, hoseGraph } from '../../shared/chem/hose.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { hoseCodes, hoseGraph } from '../../shared/chem/hose/hose.ts';
 import { hoseTasks } from '../../shared/ops/hose.tasks.ts';
 import { hoseOps } from '../../shared/ops/hose.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';

@@ -4,9 +4,9 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { functionalGroups, type FunctionalGroup } from '../../shared/chem/ifg.ts';
-import { fgroupsTasks } from '../../shared/ops/fgroups.tasks.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { functionalGroups, type FunctionalGroup } from '../../shared/chem/fragments/ifg.ts';
+import { fragmentsTasks } from '../../shared/ops/fragments.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/ifg-reference.json', import.meta.url), 'utf8')) as {
@@ -60,12 +60,12 @@ t.test('same groups as RDKit Contrib IFG', async (t) => {
 });
 
 t.test('task answers as the spec shows', async (t) => {
-  const caffeine = fgroupsTasks.generate_fragment_functional_groups({ smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O' }, ctx);
+  const caffeine = fragmentsTasks.generate_fragment_functional_groups({ smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O' }, ctx);
   // The spec's caffeine example is [[1], "n", "cn(C)c"]; the type may be spelt in another
   // canonical order (see above), so its graph is compared.
   const first = (caffeine as FunctionalGroup[])[0];
   t.same(first.slice(0, 2), [[1], 'n']);
   t.equal(graphOf(first[2]), graphOf('cn(C)c'));
-  t.same(fgroupsTasks.generate_fragment_functional_groups({ smiles: 'CC' }, ctx), [{ None: 'No fragments found' }]);
-  t.throws(() => fgroupsTasks.generate_fragment_functional_groups({ smiles: 'C1CC' }, ctx));
+  t.same(fragmentsTasks.generate_fragment_functional_groups({ smiles: 'CC' }, ctx), [{ None: 'No fragments found' }]);
+  t.throws(() => fragmentsTasks.generate_fragment_functional_groups({ smiles: 'C1CC' }, ctx));
 });

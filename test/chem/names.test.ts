@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { inchikey } from '../../shared/chem/convert.ts';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { inchikey } from '../../shared/chem/convert/convert.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { OpsinProcess } from '../../shared/names/opsin.ts';
 import { locateOpsin, OPSIN_INSTALL_HINT } from '../../shared/names/opsin-setup.ts';
 import { convertInternalTasks } from '../../shared/ops/convert.tasks.ts';

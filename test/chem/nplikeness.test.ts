@@ -4,10 +4,10 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { morganCounts, morganGraph } from '../../shared/chem/morgan-env.ts';
-import { npLikeness } from '../../shared/chem/nplikeness.ts';
-import { analysisTasks, npModel } from '../../shared/ops/analysis.tasks.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { morganCounts, morganGraph } from '../../shared/chem/core/morgan-env.ts';
+import { npLikeness } from '../../shared/chem/scores/nplikeness.ts';
+import { descriptorsTasks, npModel } from '../../shared/ops/descriptors.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const fixture = (name: string) =>
@@ -64,13 +64,13 @@ t.test('published reference values (docs/spec/data.md §8, docs/spec/chem-servic
     ['CC=O', 0.96],
   ];
   for (const [smiles, expected] of cases) {
-    t.equal(await analysisTasks.generate_nplikeness_score({ smiles }, ctx), expected, smiles);
+    t.equal(await descriptorsTasks.generate_nplikeness_score({ smiles }, ctx), expected, smiles);
   }
 });
 
 t.test('invalid input is a 422 naming the input', async (t) => {
   const error = await Promise.resolve()
-    .then(() => analysisTasks.generate_nplikeness_score({ smiles: 'C1CC(' }, ctx))
+    .then(() => descriptorsTasks.generate_nplikeness_score({ smiles: 'C1CC(' }, ctx))
     .then(() => undefined, (e: unknown) => e);
   t.match(error, { status: 422, detail: /C1CC\(/ });
 });

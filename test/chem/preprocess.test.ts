@@ -11,7 +11,7 @@
  */
 import type { TaskTable } from '../../shared/ops/types.ts';
 import t from 'tap';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { standardizeOps } from '../../shared/ops/standardize.ts';
 import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';

@@ -5,10 +5,10 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { morganGraph } from '../../shared/chem/morgan-env.ts';
-import { qed, qedFromProperties, qedProperties, type QedProperties } from '../../shared/chem/qed.ts';
-import { qedData } from '../../shared/ops/analysis.tasks.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { morganGraph } from '../../shared/chem/core/morgan-env.ts';
+import { qed, qedFromProperties, qedProperties, type QedProperties } from '../../shared/chem/scores/qed.ts';
+import { qedData } from '../../shared/ops/descriptors.tasks.ts';
 
 const rdkit = await loadRDKit();
 const data = qedData();

@@ -4,9 +4,9 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { saScore } from '../../shared/chem/sascore.ts';
-import { saTable } from '../../shared/ops/analysis.tasks.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { saScore } from '../../shared/chem/scores/sascore.ts';
+import { saTable } from '../../shared/ops/descriptors.tasks.ts';
 
 const rdkit = await loadRDKit();
 const rows = readFileSync(new URL('../fixtures/sascore_reference.tsv', import.meta.url), 'utf8')

@@ -5,8 +5,8 @@
  * the 902 distinct LOTUS sample structures (the `smiles` column of tautomer_reference.tsv).
  */
 import t from 'tap';
-import { decodeSelfies, encodeSelfies } from '../../shared/chem/selfies.ts';
-import { loadRDKit, type RDKit } from '../../shared/chem/rdkit.ts';
+import { decodeSelfies, encodeSelfies } from '../../shared/chem/selfies/selfies.ts';
+import { loadRDKit, type RDKit } from '../../shared/chem/core/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
 import { selfiesTasks, selfiesToSmiles } from '../../shared/ops/selfies.tasks.ts';
 import { selfiesOps } from '../../shared/ops/selfies.ts';

@@ -9,8 +9,8 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { bitSimilarity, fingerprint, type FingerprintOptions, tanimoto } from '../../shared/chem/similarity.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { bitSimilarity, fingerprint, type FingerprintOptions, tanimoto } from '../../shared/chem/similarity/similarity.ts';
 import { similarityOps } from '../../shared/ops/similarity.ts';
 import { similarityTasks } from '../../shared/ops/similarity.tasks.ts';
 

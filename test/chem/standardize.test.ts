@@ -11,10 +11,10 @@
  */
 import type { TaskTable } from '../../shared/ops/types.ts';
 import t from 'tap';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { standardizeMolblock } from '../../shared/chem/standardize.ts';
-import { parentMolblock } from '../../shared/chem/standardize-parent.ts';
-import { parseRule } from '../../shared/chem/standardize-smirks.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { standardizeMolblock } from '../../shared/chem/standardize/standardize.ts';
+import { parentMolblock } from '../../shared/chem/standardize/parent.ts';
+import { parseRule } from '../../shared/chem/standardize/smirks.ts';
 import { standardizeOps } from '../../shared/ops/standardize.ts';
 import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';

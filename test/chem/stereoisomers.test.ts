@@ -11,8 +11,8 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
-import { enumerateStereoisomers } from '../../shared/chem/stereoisomers.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { enumerateStereoisomers } from '../../shared/chem/stereo/stereoisomers.ts';
 import { stereoOps } from '../../shared/ops/stereo.ts';
 import { stereoTasks } from '../../shared/ops/stereo.tasks.ts';
 

@@ -9,11 +9,11 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol, withQuery } from '../../shared/chem/rdkit.ts';
+import { loadRDKit, withMol, withQuery } from '../../shared/chem/core/rdkit.ts';
 import {
   canonicalSmiles, generateMolecules, NO_RESTRICTIONS, parseFormula, SURGE_DEFAULTS, type Molecule, type StructgenOptions,
-} from '../../shared/chem/structgen.ts';
-import { isPlanar } from '../../shared/chem/structgen-planar.ts';
+} from '../../shared/chem/structgen/structgen.ts';
+import { isPlanar } from '../../shared/chem/structgen/planar.ts';
 import { structgenOps } from '../../shared/ops/structgen.ts';
 import { structgenTasks } from '../../shared/ops/structgen.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';

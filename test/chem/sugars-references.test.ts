@@ -6,8 +6,8 @@
  * Structures are compared as RDKit canonical SMILES without stereo.
  */
 import t from 'tap';
-import { loadRDKit, type RDKit } from '../../shared/chem/rdkit.ts';
-import { removeSugars, detectSugars, sugarInfoMessage } from '../../shared/chem/sugars.ts';
+import { loadRDKit, type RDKit } from '../../shared/chem/core/rdkit.ts';
+import { removeSugars, detectSugars, sugarInfoMessage } from '../../shared/chem/sugars/sugars.ts';
 import { fixture, tsv } from '../helpers/tables.ts';
 
 const rdkit: RDKit = await loadRDKit();

@@ -5,8 +5,8 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, type RDKit } from '../../shared/chem/rdkit.ts';
-import { detectSugars, removeSugars, type SugarOptions } from '../../shared/chem/sugars.ts';
+import { loadRDKit, type RDKit } from '../../shared/chem/core/rdkit.ts';
+import { detectSugars, removeSugars, type SugarOptions } from '../../shared/chem/sugars/sugars.ts';
 
 interface Step { op: 'both' | 'circular' | 'linear' | 'hasLinear' | 'hasCircular'; options: Partial<SugarOptions>; expected: string | boolean; fresh?: boolean }
 interface Case { id: string; smiles: string; steps: Step[] }

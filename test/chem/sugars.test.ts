@@ -6,8 +6,8 @@
  */
 import t from 'tap';
 type Tap = Pick<typeof t, 'ok' | 'fail'>;
-import { loadRDKit, type RDKit } from '../../shared/chem/rdkit.ts';
-import { detectSugars, removeSugars } from '../../shared/chem/sugars.ts';
+import { loadRDKit, type RDKit } from '../../shared/chem/core/rdkit.ts';
+import { detectSugars, removeSugars } from '../../shared/chem/sugars/sugars.ts';
 import { sugarsOps } from '../../shared/ops/sugars.ts';
 import { NOTHING_LEFT, sugarsTasks } from '../../shared/ops/sugars.tasks.ts';
 import { AppError } from '../../shared/errors.ts';

@@ -6,14 +6,14 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { loadRDKit, withMol } from '../../shared/chem/rdkit.ts';
-import { structureTasks } from '../../shared/ops/structure.tasks.ts';
+import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
+import { tautomerTasks } from '../../shared/ops/tautomer.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
 const ctx: TaskContext = { rdkit, signal: new AbortController().signal, progress: () => {} };
-const run = (smiles: string) => structureTasks.standardize_tautomer({ smiles }, ctx) as string;
+const run = (smiles: string) => tautomerTasks.standardize_tautomer({ smiles }, ctx) as string;
 const canon = (smiles: string) => withMol(rdkit, smiles, (m) => m.get_smiles());
 
 const rows = readFileSync(new URL('../fixtures/tautomer_reference.tsv', import.meta.url), 'utf8')

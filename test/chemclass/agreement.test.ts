@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { classifyStructure, type ChemclassEntity } from '../../shared/chem/classify.ts';
-import { measureAgreement, parseLabels } from '../../shared/chem/classify-agreement.ts';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { classifyStructure, type ChemclassEntity } from '../../shared/chem/classify/classify.ts';
+import { measureAgreement, parseLabels } from '../../shared/chem/classify/agreement.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 
 const rows = parseLabels(readFileSync(new URL('../fixtures/chemclass_lotus_labels.tsv', import.meta.url), 'utf8'));
 const rdkit = await loadRDKit();

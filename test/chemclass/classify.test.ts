@@ -4,9 +4,9 @@
  * one the spec quotes, docs/spec/chem-service.md §2.1 (11)), the consistency of the rule set, and bad input.
  */
 import t from 'tap';
-import { classifyStructure, RULES } from '../../shared/chem/classify.ts';
-import { checkRuleSet } from '../../shared/chem/classify-types.ts';
-import { loadRDKit, withQuery } from '../../shared/chem/rdkit.ts';
+import { classifyStructure, RULES } from '../../shared/chem/classify/classify.ts';
+import { checkRuleSet } from '../../shared/chem/classify/types.ts';
+import { loadRDKit, withQuery } from '../../shared/chem/core/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
 
 const rdkit = await loadRDKit();

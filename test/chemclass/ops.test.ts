@@ -8,13 +8,13 @@ import type { TaskTable } from '../../shared/ops/types.ts';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { TaskExecutor } from '../../shared/jobs/executor.ts';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';
 import type { JobRunner } from '../../shared/jobs/types.ts';
-import { chemclassOps, retrieveClassification, submitClassification } from '../../shared/ops/chemclass.ts';
-import { chemclassTasks } from '../../shared/ops/chemclass.tasks.ts';
+import { classifyOps, retrieveClassification, submitClassification } from '../../shared/ops/classify.ts';
+import { classifyTasks } from '../../shared/ops/classify.tasks.ts';
 import type { ApiContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
@@ -27,7 +27,7 @@ function executor(gate?: Promise<void>, calls: string[] = []): TaskExecutor {
     calls.push(task);
     if (task === 'chemclass_classify' && gate) await gate;
     hooks.onStart?.();
-    return (chemclassTasks as TaskTable)[task](args, { rdkit, signal: hooks.signal ?? new AbortController().signal, progress: hooks.onProgress ?? (() => {}) });
+    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: hooks.signal ?? new AbortController().signal, progress: hooks.onProgress ?? (() => {}) });
   };
 }
 
@@ -43,7 +43,7 @@ async function status(t: { teardown: (fn: () => unknown) => void }, ctx: ApiCont
 }
 
 t.test('registry entries', async (t) => {
-  const [submit, retrieve] = chemclassOps;
+  const [submit, retrieve] = classifyOps;
   t.equal(submit.name, 'generate_chemclass_classifications');
   t.equal(submit.path, '/chem/chemclass/classify');
   t.equal(submit.mode, 'long');
@@ -96,7 +96,7 @@ t.test('processing maps to Processing', async (t) => {
   const execute: TaskExecutor = async (task, args, hooks) => {
     hooks.onStart?.();
     if (task === 'chemclass_classify') await gate;
-    return (chemclassTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
+    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
   };
   const ctx = context(execute);
   t.teardown(() => ctx.runner.close());
@@ -109,7 +109,7 @@ t.test('a failed job is Failed with its error', async (t) => {
   const execute: TaskExecutor = async (task, args, hooks) => {
     hooks.onStart?.();
     if (task === 'chemclass_classify') throw new AppError(503, 'Classification service http://x unreachable: ECONNREFUSED (4 attempts)', 'unavailable');
-    return (chemclassTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
+    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
   };
   const ctx = context(execute);
   const a = await submitClassification({ smiles: 'CCCl' }, ctx);
@@ -167,7 +167,7 @@ t.test('forwarding to CHEMCLASS_URL', async (t) => {
   t.teardown(() => { fake.server.close(); delete process.env.CHEMCLASS_URL; });
   process.env.CHEMCLASS_URL = fake.url;
   const progress: unknown[] = [];
-  const r = await chemclassTasks.chemclass_classify({ smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', inchikey: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N' },
+  const r = await classifyTasks.chemclass_classify({ smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', inchikey: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N' },
     { rdkit, signal: new AbortController().signal, progress: (p: unknown) => progress.push(p) }) as { classifier: string; entities: { class: { name: string } }[] };
   t.equal(r.classifier, fake.url);
   t.equal(r.entities[0].class.name, 'Imidazopyrimidines', 'the service answer is passed through');
@@ -184,7 +184,7 @@ t.test('an unreachable CHEMCLASS_URL is a 503 naming the service', async (t) => 
   t.teardown(() => { delete process.env.CHEMCLASS_URL; });
   const t0 = Date.now();
   await t.rejects(
-    Promise.resolve(chemclassTasks.chemclass_classify({ smiles: 'CCO', inchikey: 'x' }, { rdkit, signal: new AbortController().signal, progress: () => {} })),
+    Promise.resolve(classifyTasks.chemclass_classify({ smiles: 'CCO', inchikey: 'x' }, { rdkit, signal: new AbortController().signal, progress: () => {} })),
     { status: 503, message: new RegExp(`Classification service ${url.replace(/\./g, '\\.')} unreachable: ECONNREFUSED \\(4 attempts\\)`) },
   );
   t.ok(Date.now() - t0 < 15_000, 'gives up after the retries, no hang');

@@ -17,7 +17,7 @@ import { csvCell } from '../../shared/catalog/export-format.ts';
 import { ExportJobs } from '../../shared/catalog/export-jobs.ts';
 import { exportText, planExport, validateExportRequest } from '../../shared/catalog/export.ts';
 import type { ValidationError } from '../../shared/catalog/types.ts';
-import { loadRDKit } from '../../shared/chem/rdkit.ts';
+import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { csvRecords, INDOLE, MOLECULES, molblockAtoms, parseCsv, parseSdf, QUERCETIN, seed, tokenFor } from './export-helpers.ts';
 

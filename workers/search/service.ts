@@ -1,5 +1,5 @@
 /**
- * Catalog structure search in one process: the shared index (shared/chem/search/columns.ts) and
+ * Catalog structure search in one process: the shared index (shared/chem/catalog/search-columns.ts) and
  * the coordinator that splits each search into range tasks on the process's chemistry threads.
  * Nothing here scans: this thread only writes rows, hands out ranges and merges answers.
  *
@@ -9,10 +9,10 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.ts';
-import { IndexColumns, type IndexRow } from '../../shared/chem/search/columns.ts';
-import type { StoredFingerprints } from '../../shared/chem/search/fingerprints.ts';
-import type { RowInput, RowOutput } from '../../shared/chem/search/rows.ts';
-import type { SubstructureResult } from '../../shared/chem/search/scan.ts';
+import { IndexColumns, type IndexRow } from '../../shared/chem/catalog/search-columns.ts';
+import type { StoredFingerprints } from '../../shared/chem/catalog/search-fingerprints.ts';
+import type { RowInput, RowOutput } from '../../shared/chem/catalog/search-rows.ts';
+import type { SubstructureResult } from '../../shared/chem/catalog/search-scan.ts';
 import type { ChemPool, TaskRun } from '../pool.ts';
 
 /** What `catalog_search` takes (validated by the api; checked again here). */

@@ -7,8 +7,8 @@
  */
 import { basename } from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { deriveMolecule } from '../../chem/derive.ts';
-import { loadRDKit, rdkitFault } from '../../chem/rdkit.ts';
+import { deriveMolecule } from '../../chem/catalog/derive.ts';
+import { loadRDKit, rdkitFault } from '../../chem/core/rdkit.ts';
 import { openStore } from '../store/open.ts';
 import { importFile, type ImportProgress } from './run.ts';
 

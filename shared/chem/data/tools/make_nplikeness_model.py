@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Converts the RDKit Contrib NP-likeness model (publicnp.model.gz, a gzip'd Python pickle of
 {morgan_environment_id: score}) into shared/chem/data/nplikeness.model.tsv.gz, the form
-parseNpModel (shared/chem/nplikeness.ts) reads: a header line, then `id<TAB>score` lines in
+parseNpModel (shared/chem/scores/nplikeness.ts) reads: a header line, then `id<TAB>score` lines in
 ascending id order. Scores are written with repr(), which JavaScript's Number() reads back to the
 same double.
 

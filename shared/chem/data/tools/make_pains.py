@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Copies RDKit's PAINS filter table (Data/Pains/wehi_pains.csv) to
 shared/chem/data/pains.wehi_pains.csv unchanged, after checking its bytes and that every line has
-the `"<SMARTS>","<regId=NAME(N)>"` form parsePains (shared/chem/filters-pains.ts) reads.
+the `"<SMARTS>","<regId=NAME(N)>"` form parsePains (shared/chem/filters/pains.ts) reads.
 
 Run from the repository root:
   /usr/bin/python3 shared/chem/data/tools/make_pains.py [path/to/wehi_pains.csv]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes shared/chem/data/qed.json (type QedData in shared/chem/qed.ts) from RDKit's own QED module
+"""Writes shared/chem/data/qed.json (type QedData in shared/chem/scores/qed.ts) from RDKit's own QED module
 (rdkit.Chem.QED, descriptor version 1.1.0, Debian python3-rdkit 2022.09.3): property order, the
 "mean" weights, the asymmetric double sigmoid parameters, the aliphatic-ring SMARTS, the 11
 acceptor SMARTS and the 116 structural-alert SMARTS. Values are read from the module, not typed in.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Converts the RDKit Contrib SA-score fragment table (fpscores.pkl.gz, a gzip'd Python pickle of
 [[score, id, id, ...], ...]) into shared/chem/data/sascore.fpscores.tsv.gz, the form parseSaTable
-(shared/chem/sascore.ts) reads: a header line, then one `score<TAB>id id ...` line per group, groups
+(shared/chem/scores/sascore.ts) reads: a header line, then one `score<TAB>id id ...` line per group, groups
 in the pickle's order and ids ascending within a group (the parser sorts all ids anyway; sorted ids
 compress about 15% better). Scores are written with repr() (exact round trip in JavaScript).
 

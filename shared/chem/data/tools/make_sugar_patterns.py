@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes shared/chem/data/sugar-patterns.json, the structure lists of the Sugar Removal Utility
 (Schaub, Zielesny, Steinbeck, Sorokina, J. Cheminform. 12, 67 (2020), doi:10.1186/s13321-020-00467-y)
-as shared/chem/sugars.ts reads them (`linearSugars`, `linearAcidicSugars`: lists of {name, smiles}).
+as shared/chem/sugars/sugars.ts reads them (`linearSugars`, `linearAcidicSugars`: lists of {name, smiles}).
 
 Source (MIT): JonasSchaub/SugarRemoval, src/main/java/de/unijena/cheminf/deglycosylation/
 SugarRemovalUtility.java at commit f32c4be37040a37dd10ee25b25ade2e3859e190c: the constants

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes shared/chem/data/tautomer-transforms.json: RDKit 2022.09's default tautomer catalog and
-default tautomer scoring data, as shared/chem/tautomer-enumerate.ts and tautomer.ts read them.
+default tautomer scoring data, as shared/chem/tautomer/enumerate.ts and tautomer.ts read them.
 
 Where the facts come from (RDKit, BSD-3-Clause, release 2022.09.3):
 - transforms: Code/GraphMol/MolStandardize/TautomerCatalog/tautomerTransforms.in

@@ -1,0 +1,203 @@
+/**
+ * The in-memory screening index of catalog structure search, as columns in SharedArrayBuffers:
+ * one process (the api in the inline mode, each worker process in the distributed mode) writes
+ * them, and every chemistry thread of that process reads them without a copy (a task carries the
+ * buffers, which cross the thread boundary shared). Rows are never changed in place except their
+ * `alive` flag: a new or changed molecule is a new row, and the writer compacts the columns
+ * (a fresh set of buffers, rows in id order) when dead rows pile up. A task scans rows below the
+ * `count` it was given, so rows appended meanwhile are invisible to it, never half-written.
+ *
+ * Per row: the molecule id, the 2048-bit pattern fingerprint (64 uint32 words), the Morgan
+ * fingerprint as sorted on-bit positions (uint16, in a heap), and an RDKit pickle of the
+ * molecule (bytes, in a heap) from which a candidate is rebuilt for the exact match test about
+ * four times faster than from its SMILES.
+ */
+import { FP_WORDS } from './search-fingerprints.ts';
+
+export interface IndexView {
+  count: number;
+  ids: SharedArrayBuffer;
+  alive: SharedArrayBuffer;
+  pattern: SharedArrayBuffer;
+  morganStart: SharedArrayBuffer;
+  morganLen: SharedArrayBuffer;
+  morganHeap: SharedArrayBuffer;
+  pickleStart: SharedArrayBuffer;
+  pickleLen: SharedArrayBuffer;
+  pickleHeap: SharedArrayBuffer;
+}
+
+/** Typed arrays over a view (made per task: views are cheap, buffers are shared). */
+export interface IndexArrays {
+  count: number;
+  ids: Int32Array;
+  alive: Uint8Array;
+  pattern: Uint32Array;
+  morganStart: Uint32Array;
+  morganLen: Uint16Array;
+  morganHeap: Uint16Array;
+  pickleStart: Uint32Array;
+  pickleLen: Uint32Array;
+  pickleHeap: Uint8Array;
+}
+
+export function arraysOf(v: IndexView): IndexArrays {
+  return {
+    count: v.count,
+    ids: new Int32Array(v.ids),
+    alive: new Uint8Array(v.alive),
+    pattern: new Uint32Array(v.pattern),
+    morganStart: new Uint32Array(v.morganStart),
+    morganLen: new Uint16Array(v.morganLen),
+    morganHeap: new Uint16Array(v.morganHeap),
+    pickleStart: new Uint32Array(v.pickleStart),
+    pickleLen: new Uint32Array(v.pickleLen),
+    pickleHeap: new Uint8Array(v.pickleHeap),
+  };
+}
+
+/** One row as the writer receives it. */
+export interface IndexRow {
+  id: number;
+  /** 256 bytes. */
+  pattern: Uint8Array;
+  morgan: Uint16Array;
+  pickle: Uint8Array;
+}
+
+const sab = (bytes: number) => new SharedArrayBuffer(Math.max(8, bytes));
+
+/** The writer's side: append rows, kill rows, compact. Single writer (one process's main thread). */
+export class IndexColumns {
+  private a: IndexArrays;
+  private v: IndexView;
+  private cap: number;
+  private morganUsed = 0;
+  private pickleUsed = 0;
+  /** Live row of each id. */
+  readonly rowOf = new Map<number, number>();
+  dead = 0;
+  /** True while some rows are out of id order (an id re-added after a higher one). */
+  unordered = false;
+
+  constructor(capacity = 1024, morganCap = capacity * 64, pickleCap = capacity * 512) {
+    this.cap = capacity;
+    this.v = {
+      count: 0,
+      ids: sab(capacity * 4),
+      alive: sab(capacity),
+      pattern: sab(capacity * FP_WORDS * 4),
+      morganStart: sab(capacity * 4),
+      morganLen: sab(capacity * 2),
+      morganHeap: sab(morganCap * 2),
+      pickleStart: sab(capacity * 4),
+      pickleLen: sab(capacity * 4),
+      pickleHeap: sab(pickleCap),
+    };
+    this.a = arraysOf(this.v);
+  }
+
+  get count(): number {
+    return this.a.count;
+  }
+
+  get live(): number {
+    return this.rowOf.size;
+  }
+
+  /** Bytes held by the buffers (capacity, not only what rows use). */
+  get bytes(): number {
+    const v = this.v;
+    return [v.ids, v.alive, v.pattern, v.morganStart, v.morganLen, v.morganHeap, v.pickleStart, v.pickleLen, v.pickleHeap].reduce((s, b) => s + b.byteLength, 0);
+  }
+
+  /** A view for tasks: the current buffers and row count. */
+  view(): IndexView {
+    return { ...this.v, count: this.a.count };
+  }
+
+  private grow(rows: number, morgan: number, pickle: number): void {
+    const a = this.a;
+    const needRows = a.count + rows > this.cap;
+    const needM = this.morganUsed + morgan > a.morganHeap.length;
+    const needP = this.pickleUsed + pickle > a.pickleHeap.length;
+    if (!needRows && !needM && !needP) return;
+    const cap = needRows ? Math.max(this.cap * 2, a.count + rows) : this.cap;
+    const mcap = needM ? Math.max(a.morganHeap.length * 2, this.morganUsed + morgan) : a.morganHeap.length;
+    const pcap = needP ? Math.max(a.pickleHeap.length * 2, this.pickleUsed + pickle) : a.pickleHeap.length;
+    const next = new IndexColumns(cap, mcap, pcap);
+    const b = next.a;
+    b.ids.set(a.ids.subarray(0, a.count));
+    b.alive.set(a.alive.subarray(0, a.count));
+    b.pattern.set(a.pattern.subarray(0, a.count * FP_WORDS));
+    b.morganStart.set(a.morganStart.subarray(0, a.count));
+    b.morganLen.set(a.morganLen.subarray(0, a.count));
+    b.morganHeap.set(a.morganHeap.subarray(0, this.morganUsed));
+    b.pickleStart.set(a.pickleStart.subarray(0, a.count));
+    b.pickleLen.set(a.pickleLen.subarray(0, a.count));
+    b.pickleHeap.set(a.pickleHeap.subarray(0, this.pickleUsed));
+    b.count = a.count;
+    this.cap = cap;
+    this.v = next.v;
+    this.a = b;
+  }
+
+  /** Adds rows (a row whose id is present replaces it). */
+  put(rows: IndexRow[]): void {
+    if (!rows.length) return;
+    this.grow(rows.length, rows.reduce((s, r) => s + r.morgan.length, 0), rows.reduce((s, r) => s + r.pickle.length, 0));
+    const a = this.a;
+    for (const r of rows) {
+      this.remove(r.id);
+      const row = a.count;
+      if (row > 0 && a.ids[row - 1] > r.id) this.unordered = true;
+      a.ids[row] = r.id;
+      new Uint8Array(a.pattern.buffer).set(r.pattern.subarray(0, FP_WORDS * 4), row * FP_WORDS * 4);
+      a.morganStart[row] = this.morganUsed;
+      a.morganLen[row] = r.morgan.length;
+      a.morganHeap.set(r.morgan, this.morganUsed);
+      this.morganUsed += r.morgan.length;
+      a.pickleStart[row] = this.pickleUsed;
+      a.pickleLen[row] = r.pickle.length;
+      a.pickleHeap.set(r.pickle, this.pickleUsed);
+      this.pickleUsed += r.pickle.length;
+      a.alive[row] = 1;
+      a.count = row + 1;
+      this.rowOf.set(r.id, row);
+    }
+  }
+
+  remove(id: number): boolean {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return false;
+    Atomics.store(this.a.alive, row, 0);
+    this.rowOf.delete(id);
+    this.dead++;
+    return true;
+  }
+
+  /** Worth compacting: many dead rows, or rows out of id order (early stops need id order). */
+  get untidy(): boolean {
+    return this.unordered || (this.dead > 1024 && this.dead > this.a.count / 4);
+  }
+
+  /** Rewrites the live rows in id order into fresh buffers; tasks holding the old ones finish on them. */
+  compact(): void {
+    const a = this.a;
+    const rows = [...this.rowOf.entries()].sort((x, y) => x[0] - y[0]).map(([, row]) => row);
+    const morgan = rows.reduce((s, r) => s + a.morganLen[r], 0);
+    const pickle = rows.reduce((s, r) => s + a.pickleLen[r], 0);
+    const next = new IndexColumns(Math.max(1024, Math.ceil(rows.length * 1.25)), Math.ceil(morgan * 1.25) + 64, Math.ceil(pickle * 1.25) + 512);
+    next.put(
+      rows.map((r) => ({
+        id: a.ids[r],
+        pattern: new Uint8Array(a.pattern.buffer, r * FP_WORDS * 4, FP_WORDS * 4),
+        morgan: a.morganHeap.subarray(a.morganStart[r], a.morganStart[r] + a.morganLen[r]),
+        pickle: a.pickleHeap.subarray(a.pickleStart[r], a.pickleStart[r] + a.pickleLen[r]),
+      })),
+    );
+    Object.assign(this, { a: next.a, v: next.v, cap: next.cap, morganUsed: next.morganUsed, pickleUsed: next.pickleUsed, dead: 0, unordered: false });
+    this.rowOf.clear();
+    for (const [id, row] of next.rowOf) this.rowOf.set(id, row);
+  }
+}

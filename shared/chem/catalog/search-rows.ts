@@ -1,0 +1,53 @@
+/**
+ * Index rows from catalog molecules (thread side): the pickle RDKit rebuilds a candidate from,
+ * and the molecule's search fingerprints, taken from the stored record when it has current ones
+ * and computed otherwise (then also returned, so the caller can store them: the backfill).
+ */
+import type { RDKit } from '../core/rdkit.ts';
+import { decodeFingerprints, searchFingerprints, type StoredFingerprints } from './search-fingerprints.ts';
+
+export interface RowInput {
+  id: number;
+  smiles: string;
+  fingerprints?: unknown;
+}
+
+export interface RowOutput {
+  id: number;
+  pattern: Uint8Array;
+  morgan: Uint16Array;
+  pickle: Uint8Array;
+  /** Present when the fingerprints were computed here (missing or outdated in the record). */
+  computed?: StoredFingerprints;
+}
+
+/** Rows for the molecules that RDKit can read; `failed` lists the ids it cannot (left out of the index). */
+export function indexRows(rdkit: RDKit, inputs: RowInput[]): { rows: RowOutput[]; failed: number[] } {
+  const rows: RowOutput[] = [];
+  const failed: number[] = [];
+  for (const input of inputs) {
+    let mol = null;
+    try {
+      mol = typeof input.smiles === 'string' && input.smiles ? rdkit.get_mol(input.smiles) : null;
+    } catch {
+      mol = null;
+    }
+    if (!mol || !mol.is_valid()) {
+      mol?.delete();
+      failed.push(input.id);
+      continue;
+    }
+    try {
+      let fp = decodeFingerprints(input.fingerprints);
+      let computed: StoredFingerprints | undefined;
+      if (!fp) {
+        computed = searchFingerprints(mol);
+        fp = decodeFingerprints(computed)!;
+      }
+      rows.push({ id: input.id, pattern: fp.pattern, morgan: fp.morgan, pickle: mol.get_as_uint8array() as Uint8Array, computed });
+    } finally {
+      mol.delete();
+    }
+  }
+  return { rows, failed };
+}

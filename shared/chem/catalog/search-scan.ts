@@ -1,0 +1,197 @@
+/**
+ * The thread side of catalog structure search: a task scans one range of rows of the shared
+ * index (columns.ts). Substructure: the pattern-fingerprint screen in JavaScript, then RDKit's
+ * matcher on the molecules that pass, rebuilt from their pickles. Similarity: Tanimoto of Morgan
+ * on-bit lists against the query's bits. Queries are compiled once per thread and kept in a
+ * small cache (several range tasks of one search land on the same thread).
+ */
+import { AppError } from '../../errors.ts';
+import type { Mol, RDKit } from '../core/rdkit.ts';
+import { arraysOf, type IndexArrays, type IndexView } from './search-columns.ts';
+import { FP_BITS, FP_WORDS, morganBytes, patternBytes } from './search-fingerprints.ts';
+
+/** `auto`: SMILES when the text parses as SMILES, else SMARTS. */
+export type QueryType = 'smiles' | 'smarts' | 'auto';
+
+export interface StructureQuery {
+  query: string;
+  query_type: QueryType;
+}
+
+interface Compiled {
+  mol: Mol;
+  /** Pattern fingerprint words of the query (substructure). */
+  screen: Uint32Array;
+  /** 0/1 per Morgan bit of the query, and how many are set (similarity). */
+  morgan?: Uint8Array;
+  morganCount?: number;
+}
+
+const CACHE = 16;
+/** Largest query: bigger ones make RDKit's matcher slow on every candidate, and find little. */
+export const MAX_QUERY_ATOMS = 120;
+const compiled = new Map<string, Compiled>();
+
+/** Reads a query: SMILES as a molecule (RDKit's SMILES semantics), SMARTS as a query molecule. */
+export function readQuery(rdkit: RDKit, q: StructureQuery): Mol {
+  const text = q.query.trim();
+  if (!text) throw new AppError(422, 'The structure query is empty', 'invalid_input');
+  const read = (smarts: boolean): Mol | null => {
+    let mol: Mol | null = null;
+    try {
+      mol = smarts ? rdkit.get_qmol(text) : rdkit.get_mol(text);
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      mol = null;
+    }
+    if (mol && !mol.is_valid()) {
+      mol.delete();
+      mol = null;
+    }
+    return mol;
+  };
+  const mol = q.query_type === 'auto' ? (read(false) ?? read(true)) : read(q.query_type === 'smarts');
+  if (!mol) {
+    const what = q.query_type === 'auto' ? 'SMILES or SMARTS' : q.query_type === 'smarts' ? 'SMARTS' : 'SMILES';
+    throw new AppError(422, `The structure query is not valid ${what}: ${text.slice(0, 200)}`, 'invalid_input');
+  }
+  if (mol.get_num_atoms() === 0) {
+    mol.delete();
+    throw new AppError(422, 'The structure query has no atoms', 'invalid_input');
+  }
+  return mol;
+}
+
+function compile(rdkit: RDKit, q: StructureQuery, withMorgan: boolean): Compiled {
+  const key = `${q.query_type}\u0000${q.query}`;
+  let c = compiled.get(key);
+  if (c) {
+    compiled.delete(key);
+    compiled.set(key, c);
+  } else {
+    const mol = readQuery(rdkit, q);
+    const atoms = mol.get_num_atoms();
+    if (atoms > MAX_QUERY_ATOMS) {
+      mol.delete();
+      throw new AppError(422, `The structure query is too large to match: ${atoms} atoms (at most ${MAX_QUERY_ATOMS})`, 'invalid_input');
+    }
+    const p = patternBytes(mol);
+    c = { mol, screen: new Uint32Array(p.buffer.slice(p.byteOffset, p.byteOffset + FP_WORDS * 4)) };
+    compiled.set(key, c);
+    while (compiled.size > CACHE) {
+      const [oldest, old] = compiled.entries().next().value as [string, Compiled];
+      old.mol.delete();
+      compiled.delete(oldest);
+    }
+  }
+  if (withMorgan && !c.morgan) {
+    if (q.query_type === 'smarts') throw new AppError(422, 'Similarity search takes a SMILES query, not SMARTS', 'invalid_input');
+    const dense = morganBytes(c.mol);
+    const bits = new Uint8Array(FP_BITS);
+    let n = 0;
+    for (let i = 0; i < FP_BITS; i++) if (dense[i >> 3] & (1 << (i & 7))) (bits[i] = 1), n++;
+    c.morgan = bits;
+    c.morganCount = n;
+  }
+  return c;
+}
+
+export interface SubstructureScan extends StructureQuery {
+  index: IndexView;
+  from: number;
+  to: number;
+  use_chirality: boolean;
+  /** Stop after this many hits (0: all); `next` then tells where to go on. */
+  limit: number;
+}
+
+export interface SubstructureResult {
+  ids: number[];
+  /** Row after the last one examined (== `to` when the range was finished). */
+  next: number;
+  screened: number;
+  candidates: number;
+}
+
+function matches(rdkit: RDKit, a: IndexArrays, row: number, query: Mol, params: string): boolean {
+  const start = a.pickleStart[row];
+  // Embind copies the bytes into the module's heap; it cannot read from a shared buffer.
+  const pkl = a.pickleHeap.slice(start, start + a.pickleLen[row]);
+  const mol = rdkit.get_mol_from_uint8array(pkl);
+  if (!mol) return false;
+  try {
+    return mol.get_substruct_match(query, params) !== '{}';
+  } finally {
+    mol.delete();
+  }
+}
+
+export function scanSubstructure(rdkit: RDKit, s: SubstructureScan): SubstructureResult {
+  const c = compile(rdkit, s, false);
+  const a = arraysOf(s.index);
+  const to = Math.min(s.to, a.count);
+  const q = c.screen;
+  // Words of the query that have bits: most of the 64 are tested quickly this way.
+  const words: number[] = [];
+  for (let w = 0; w < FP_WORDS; w++) if (q[w]) words.push(w);
+  const params = JSON.stringify({ useChirality: !!s.use_chirality });
+  const ids: number[] = [];
+  let candidates = 0;
+  let screened = 0;
+  let row = s.from;
+  for (; row < to; row++) {
+    if (!a.alive[row]) continue;
+    screened++;
+    const base = row * FP_WORDS;
+    let pass = true;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (q[w] & ~a.pattern[base + w]) {
+        pass = false;
+        break;
+      }
+    }
+    if (!pass) continue;
+    candidates++;
+    if (matches(rdkit, a, row, c.mol, params)) {
+      ids.push(a.ids[row]);
+      if (s.limit && ids.length >= s.limit) {
+        row++;
+        break;
+      }
+    }
+  }
+  return { ids, next: row, screened, candidates };
+}
+
+export interface SimilarityScan extends StructureQuery {
+  index: IndexView;
+  from: number;
+  to: number;
+  threshold: number;
+}
+
+/** Ids and scores at or above the threshold, in row order. */
+export function scanSimilarity(rdkit: RDKit, s: SimilarityScan): { ids: number[]; scores: number[] } {
+  const c = compile(rdkit, s, true);
+  const a = arraysOf(s.index);
+  const to = Math.min(s.to, a.count);
+  const qbits = c.morgan!;
+  const qn = c.morganCount!;
+  const ids: number[] = [];
+  const scores: number[] = [];
+  for (let row = s.from; row < to; row++) {
+    if (!a.alive[row]) continue;
+    const start = a.morganStart[row];
+    const n = a.morganLen[row];
+    let common = 0;
+    for (let i = start, end = start + n; i < end; i++) common += qbits[a.morganHeap[i]];
+    const union = qn + n - common;
+    const t = union ? common / union : 0;
+    if (t >= s.threshold) {
+      ids.push(a.ids[row]);
+      scores.push(t);
+    }
+  }
+  return { ids, scores };
+}

@@ -1,0 +1,224 @@
+/**
+ * RDKit MinimalLib (WASM) access for worker threads. The module is loaded once per thread;
+ * a molecule lives in C++ memory and is only reachable through `withMol`, which deletes it
+ * in `finally` whatever the callback does.
+ */
+import rdkitPackage from '@rdkit/rdkit';
+import type { MainModule, Mol } from '@rdkit/rdkit';
+import { AppError, invalidStructure } from '../../errors.ts';
+import { loadConfig } from '../../config.ts';
+
+export type RDKit = MainModule;
+export type { Mol };
+
+let loading: Promise<RDKit> | undefined;
+let fault: Error | undefined;
+
+export function loadRDKit(): Promise<RDKit> {
+  // The package is CommonJS whose typings declare an ES default export; at run time the
+  // imported value is the factory itself.
+  const factory = rdkitPackage as unknown as () => Promise<RDKit>;
+  loading ??= factory().then((rdkit) => {
+    rdkit.disable_logging();
+    watchFaults(rdkit);
+    return rdkit;
+  });
+  return loading;
+}
+
+/**
+ * A trap inside RDKit's WASM (its C++ stack exhausted by a deep recursion, say) leaves the
+ * module's memory in an undefined state: afterwards even "CCO" may fail to parse, or a call may
+ * loop for ever. Every entry point into the module is therefore wrapped to record such a fault;
+ * a worker thread whose module faulted answers the task with an error and is replaced
+ * (workers/thread.ts). Call sites that catch parse errors cannot hide a fault this way.
+ * The readers (`get_mol`, `get_qmol`) also refuse text over the heavy-atom limit, whoever calls
+ * them, so the known cause of such faults never reaches the module.
+ */
+function watchFaults(rdkit: RDKit): void {
+  const wrap = (owner: Record<string, unknown>, key: string) => {
+    const fn = owner[key];
+    if (typeof fn !== 'function' || key === 'constructor') return;
+    const reader = key === 'get_mol' || key === 'get_qmol';
+    const wrapper = function (this: unknown, ...args: unknown[]) {
+      const text = args[0];
+      // rdkitjson (the graph code's own output) is bounded by the input it was built from.
+      if (reader && typeof text === 'string' && !text.trimStart().startsWith('{')) assertStructureSize(text);
+      try {
+        return (fn as (...a: unknown[]) => unknown).apply(this, args);
+      } catch (e) {
+        if (isWasmFault(e)) fault ??= e as Error;
+        throw e;
+      }
+    };
+    // Embind's dispatcher for overloaded methods finds its overload table on the function
+    // stored under the method's name, i.e. on this wrapper: carry such properties over.
+    owner[key] = Object.assign(wrapper, fn);
+  };
+  const module = rdkit as unknown as Record<string, unknown>;
+  for (const key of Object.keys(module)) if (/^get_|^molzip$/.test(key)) wrap(module, key);
+  for (const cls of ['Mol', 'MolList', 'Reaction', 'SubstructLibrary', 'RGroupDecomposition']) {
+    const proto = (module[cls] as { prototype?: Record<string, unknown> } | undefined)?.prototype;
+    if (proto) for (const key of Object.getOwnPropertyNames(proto)) wrap(proto, key);
+  }
+}
+
+// The project's TypeScript lib has no WebAssembly declarations; the runtime has the class.
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } }).WebAssembly.RuntimeError;
+
+export function isWasmFault(e: unknown): boolean {
+  return e instanceof WasmRuntimeError || (e instanceof RangeError && /call stack/i.test(e.message));
+}
+
+/** The first WASM fault of this thread's RDKit module, if any (the module is unusable after it). */
+export function rdkitFault(): Error | undefined {
+  return fault;
+}
+
+/** Largest structure text we parse; bigger inputs are refused before they reach WASM. */
+export const MAX_STRUCTURE_CHARS = 100_000;
+
+export type InputFormat = 'smiles' | 'cxsmiles' | 'molblock-v2000' | 'molblock-v3000';
+
+/**
+ * Recognise the notation of a structure string. Returns undefined for notations we do not
+ * read (InChI, SDF with several records, PDB ...), so callers can answer 422 naming it.
+ */
+export function detectFormat(text: string): InputFormat | { unsupported: string } {
+  const t = text.trim();
+  if (/^InChI=/i.test(t)) return { unsupported: 'InChI' };
+  if (/^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(t)) return { unsupported: 'InChIKey' };
+  if (t.includes('\n') || /M {2}END/.test(t)) {
+    if (/V3000/.test(t)) return 'molblock-v3000';
+    if (/V2000/.test(t)) return 'molblock-v2000';
+    if (/^(HEADER|ATOM|HETATM)\b/m.test(t)) return { unsupported: 'PDB' };
+    return { unsupported: 'unrecognised multi-line text (expected a V2000 or V3000 molblock)' };
+  }
+  if (/\s\|.*\|\s*$/.test(t)) return 'cxsmiles';
+  return 'smiles';
+}
+
+/** Query-string decoding turns `+` into space; SMILES never contain spaces before a CX block. */
+export function normaliseSmiles(smiles: string): string {
+  const bar = smiles.indexOf(' |');
+  if (bar >= 0) return smiles.slice(0, bar).replaceAll(' ', '+') + smiles.slice(bar);
+  return smiles.trim().replaceAll(' ', '+');
+}
+
+/**
+ * Most heavy atoms in one input (config MAX_HEAVY_ATOMS, default 400). RDKit's C++ recurses along
+ * chains of atoms and its WASM build has a fixed stack, which a long chain exhausts (measured:
+ * the canonical SMILES of a linear alkane fails from about 590 carbons, the collection
+ * pre-processing of a conjugated polyene from about 470 atoms). 400 leaves a margin and is far
+ * above natural products (maitotoxin, one of the largest, has 234 heavy atoms).
+ */
+let atomLimit: number | undefined;
+export const maxHeavyAtoms = (): number => (atomLimit ??= loadConfig().MAX_HEAVY_ATOMS);
+
+const SMILES_ATOM = /\[([^\]]*)\]|Cl|Br|[BCNOPSFIbcnops*]/g;
+
+/**
+ * Heavy atoms written in a SMILES (up to the first space, so CXSMILES extensions do not count)
+ * or in a V2000/V3000 molblock, counted on the text without parsing it; hydrogen atoms are not
+ * counted.
+ */
+export function countHeavyAtoms(text: string): number {
+  if (text.includes('\n')) return molblockHeavyAtoms(text);
+  const smiles = text.trim().split(/\s/, 1)[0];
+  let n = 0;
+  for (const m of smiles.matchAll(SMILES_ATOM)) {
+    if (m[1] !== undefined && /^\d*H(?![a-z])/.test(m[1])) continue;
+    n++;
+  }
+  return n;
+}
+
+function molblockHeavyAtoms(text: string): number {
+  const lines = text.split(/\r?\n/);
+  const hydrogen = (symbol: string) => symbol === 'H' || symbol === 'D' || symbol === 'T';
+  let n = 0;
+  if (/V3000/.test(text)) {
+    let inAtoms = false;
+    for (const line of lines) {
+      if (/^M {2}V30 BEGIN ATOM/.test(line)) inAtoms = true;
+      else if (/^M {2}V30 END ATOM/.test(line)) inAtoms = false;
+      else if (inAtoms) {
+        const symbol = line.slice(7).trim().split(/\s+/)[1];
+        if (symbol && !hydrogen(symbol)) n++;
+      }
+    }
+    return n;
+  }
+  const counts = lines.findIndex((l) => /V2000\s*$/.test(l));
+  if (counts < 0) return 0;
+  const atoms = Number.parseInt(lines[counts].slice(0, 3), 10) || 0;
+  for (const line of lines.slice(counts + 1, counts + 1 + atoms)) if (!hydrogen(line.slice(31, 34).trim())) n++;
+  return n;
+}
+
+/**
+ * 422 before parsing when a structure text is longer than MAX_STRUCTURE_CHARS or has more heavy
+ * atoms than RDKit's WASM stack can take.
+ */
+export function assertStructureSize(text: string): void {
+  // parseMol checks its text, then the get_mol wrapper checks the same string again: the last
+  // text that passed is remembered (one string, no growth) so the count runs once per parse.
+  if (text === lastAccepted) return;
+  if (text.length > MAX_STRUCTURE_CHARS) {
+    throw new AppError(422, `Structure too large: ${text.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
+  }
+  const n = countHeavyAtoms(text);
+  const limit = maxHeavyAtoms();
+  if (n > limit) {
+    throw new AppError(422, `Structure too large: ${n} heavy atoms (limit ${limit})`, 'invalid_input');
+  }
+  lastAccepted = text;
+}
+
+let lastAccepted: string | undefined;
+
+export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
+  if (typeof input !== 'string' || input.trim() === '') throw invalidStructure(String(input ?? ''), what);
+  const text = input.includes('\n') ? input : normaliseSmiles(input);
+  assertStructureSize(text);
+  let mol: Mol | null = null;
+  try {
+    mol = rdkit.get_mol(text);
+  } catch {
+    mol = null;
+  }
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    throw invalidStructure(input.includes('\n') ? 'molblock' : text, what);
+  }
+  return mol;
+}
+
+/** Parse, run, delete. The only sanctioned way to touch a molecule. */
+export function withMol<T>(rdkit: RDKit, input: string, fn: (mol: Mol) => T, what = 'SMILES'): T {
+  const mol = parseMol(rdkit, input, what);
+  try {
+    return fn(mol);
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Same for SMARTS queries; returns undefined (not an error) when the pattern does not parse. */
+export function withQuery<T>(rdkit: RDKit, smarts: string, fn: (q: Mol) => T): T | undefined {
+  let q: Mol | null = null;
+  try {
+    q = rdkit.get_qmol(smarts);
+  } catch {
+    q = null;
+  }
+  if (!q || !q.is_valid()) {
+    q?.delete();
+    return undefined;
+  }
+  try {
+    return fn(q);
+  } finally {
+    q.delete();
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Registry entries of compound classification (docs/spec/chem-service.md §2.1 (10)/(11), renamed from the upstream
+ * ClassyFire pair): submit a structure, then poll for the ClassyFire-shaped result. Both run in
+ * the api process (no RDKit there) through the job runner; the tasks are in chemclass.tasks.ts.
+ *
+ * Submit: the quick `chemclass_key` task validates the SMILES (422 naming it) and gives its
+ * InChIKey; the long `chemclass_classify` job is submitted with the id `chemclass-<InChIKey>`, so
+ * the same structure submitted again returns the existing job (queued, running or finished)
+ * unless that one failed or was cancelled.
+ *
+ * Retrieve: job states map to the upstream `classification_status`: queued → "In Queue",
+ * running → "Processing", succeeded → "Done", failed or cancelled → "Failed". A failed job's
+ * error is given twice: as the report of an `invalid_entities` item (where upstream reports
+ * unreadable input) and as `error: {status, detail}`.
+ */
+import { z } from 'zod';
+import { AppError } from '../errors.ts';
+import type { JobRecord, JobStatus } from '../jobs/types.ts';
+import type { ClassificationResult } from './classify.tasks.ts';
+import { smiles } from './params.ts';
+import { defineOp, type ApiContext } from './types.ts';
+
+export const CHEMCLASS_SUBMIT_OP = 'generate_chemclass_classifications';
+const JOB_PREFIX = 'chemclass-';
+
+const STATUS: Record<JobStatus, string> = {
+  queued: 'In Queue',
+  running: 'Processing',
+  succeeded: 'Done',
+  failed: 'Failed',
+  cancelled: 'Failed',
+};
+
+export async function submitClassification(args: { smiles: string }, ctx: ApiContext) {
+  const key = (await ctx.runner.run(CHEMCLASS_SUBMIT_OP, 'chemclass_key', { smiles: args.smiles })) as { inchikey: string };
+  const rec = await ctx.runner.submit(CHEMCLASS_SUBMIT_OP, 'chemclass_classify', { smiles: args.smiles, inchikey: key.inchikey }, {
+    mode: 'long',
+    jobId: JOB_PREFIX + key.inchikey,
+  });
+  return {
+    id: rec.id,
+    label: 'query',
+    status: STATUS[rec.status],
+    status_url: `${ctx.baseUrl}${ctx.prefix}/chem/chemclass/${encodeURIComponent(rec.id)}/result`,
+    query_input: args.smiles,
+    query_type: 'STRUCTURE',
+    inchikey: key.inchikey,
+    query_errors: null,
+    created_at: rec.created_at,
+    updated_at: rec.finished_at ?? rec.started_at ?? rec.created_at,
+    finished_at: rec.finished_at ?? null,
+    finished_processing_at: rec.finished_at ?? null,
+    fstruc_file_name: null,
+    fstruc_content_type: null,
+    fstruc_file_size: null,
+    fstruc_updated_at: null,
+    tag_list: [],
+  };
+}
+
+function failure(rec: JobRecord) {
+  const detail = rec.status === 'cancelled'
+    ? `Job ${rec.id} was cancelled`
+    : typeof rec.error?.detail === 'string' ? rec.error.detail : JSON.stringify(rec.error?.detail ?? 'classification failed');
+  return {
+    invalid_entities: [{ identifier: 'Q1', report: [detail] }],
+    error: { status: rec.status === 'cancelled' ? 409 : rec.error?.status ?? 500, detail },
+  };
+}
+
+export async function retrieveClassification(args: { jobid: string }, ctx: ApiContext) {
+  const rec = args.jobid.startsWith(JOB_PREFIX) ? await ctx.runner.get(args.jobid) : undefined;
+  if (!rec || rec.op !== CHEMCLASS_SUBMIT_OP) {
+    throw new AppError(404, `No classification job with id ${args.jobid}`, 'not_found');
+  }
+  const done = rec.status === 'succeeded' ? (rec.result as ClassificationResult) : undefined;
+  const failed = rec.status === 'failed' || rec.status === 'cancelled' ? failure(rec) : undefined;
+  const entities = done?.entities ?? [];
+  return {
+    id: rec.id,
+    label: 'query',
+    classification_status: STATUS[rec.status],
+    number_of_elements: entities.length,
+    number_of_pages: 1,
+    progress: rec.progress,
+    classifier: done?.classifier ?? null,
+    created_at: rec.created_at,
+    finished_at: rec.finished_at ?? null,
+    invalid_entities: failed?.invalid_entities ?? done?.invalid_entities ?? [],
+    entities,
+    ...(failed ? { error: failed.error } : {}),
+  };
+}
+
+export const classifyOps = [
+  defineOp({
+    name: CHEMCLASS_SUBMIT_OP,
+    method: 'GET',
+    path: '/chem/chemclass/classify',
+    summary: 'Submit a structure for hierarchical (ChemOnt-style) and natural-product pathway classification',
+    description:
+      'Validates the SMILES (422 when it cannot be read) and queues a classification job keyed by the InChIKey: the same ' +
+      'structure submitted again returns the existing job. Answers at once (202) with `{id, status, status_url, query_input, ...}`; ' +
+      'poll `status_url` (retrieve_chemclass_results). The classifier is an offline, transparent rule set (SMARTS, ring and ' +
+      'skeleton rules; docs/chemclass.md) producing a ClassyFire-shaped entity (kingdom, superclass, class, subclass, direct ' +
+      'parent, alternative parents) plus an NPClassifier-style `npclassifier` part (pathway, superclass, class, is_glycoside). ' +
+      'When CHEMCLASS_URL is configured, jobs are forwarded to that ClassyFire-compatible service instead.',
+    tag: 'chem',
+    args: z.object({ smiles: smiles() }),
+    output: 'application/json',
+    mode: 'long',
+    task: 'chemclass_classify',
+    api: submitClassification,
+    successStatus: 202,
+  }),
+  defineOp({
+    name: 'retrieve_chemclass_results',
+    method: 'GET',
+    path: '/chem/chemclass/{jobid}/result',
+    summary: 'Retrieve the classification of a submitted structure by job id',
+    description:
+      'Answers `{id, classification_status: "In Queue"|"Processing"|"Done"|"Failed", entities, invalid_entities, ...}`. ' +
+      'A failed job carries its error in `invalid_entities[0].report` and in `error`. Unknown ids answer 404. Results are ' +
+      'kept for the job-result lifetime (JOB_RESULT_TTL seconds).',
+    tag: 'chem',
+    args: z.object({ jobid: z.string().min(1).max(200).describe('Job id returned by generate_chemclass_classifications') }),
+    output: 'application/json',
+    mode: 'quick',
+    // Never executed: the api handler only reads the job record.
+    task: 'chemclass_classify',
+    api: retrieveClassification,
+  }),
+] as const;

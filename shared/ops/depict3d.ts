@@ -1,0 +1,42 @@
+/** 3D coordinates (docs/spec/chem-service.md §2.2 (17)) and the 3D viewer page (docs/spec/chem-service.md §2.3 (27)). */
+import { z } from 'zod';
+import { defineOp } from './types.ts';
+import { smiles, toolkit } from './params.ts';
+
+// Kept in step with MAX_3D_HEAVY_ATOMS in shared/chem/convert/conformer.ts (registry files import no chemistry).
+const CAP = 100;
+
+export const depict3dOps = [
+  defineOp({
+    name: 'generate_3d_coordinates',
+    method: 'GET',
+    path: '/convert/mol3D',
+    summary: 'Generates 3D Coordinates for the input molecules',
+    description:
+      'A V2000 molblock with 3D coordinates and without hydrogens: openchemlib ConformerGenerator (fixed seed, so ' +
+      'the same input always gives the same coordinates) refined with the MMFF94s+ force field. Every answer is ' +
+      'checked by reading it back with RDKit: stereocentres and double bonds the input specifies keep their ' +
+      `configuration. Inputs above ${CAP} heavy atoms are refused (422). The only toolkit is openchemlib ` +
+      '(the upstream values rdkit and openbabel are not accepted: this service has neither embedding).',
+    tag: 'convert',
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib'] as const) }),
+    output: 'text/plain',
+    mode: 'quick',
+    task: 'generate_3d_coordinates',
+  }),
+  defineOp({
+    name: 'depict_3d_molecule_depict_3D_get',
+    method: 'GET',
+    path: '/depict/3D',
+    summary: 'Generates a 3D depiction of a molecule',
+    description:
+      'An HTML page with an interactive 3D viewer (3Dmol.js, served by this service at /static/3Dmol-min.js, so ' +
+      'it works offline) showing the molecule with hydrogens, coordinates as generate_3d_coordinates makes them. ' +
+      `Inputs above ${CAP} heavy atoms are refused (422).`,
+    tag: 'depict',
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib'] as const) }),
+    output: 'text/html',
+    mode: 'quick',
+    task: 'depict_3d_molecule_depict_3D_get',
+  }),
+] as const;

@@ -1,0 +1,108 @@
+/**
+ * Registry entries for natural-product analysis: NP-likeness, COCONUT descriptors and the
+ * molecule filters. Chemistry lives in shared/chem; the tasks are in analysis.tasks.ts.
+ */
+import { z } from 'zod';
+import { defineOp } from './types.ts';
+import { bool, smiles, toolkit } from './params.ts';
+
+// Kept in step with parseRange in shared/chem/filters/filters.ts (registry files import no chemistry).
+const RANGE = /^\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*-\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*$/;
+const range = (dflt: string, what: string) =>
+  z
+    .string()
+    .refine((v) => v.trim() === '' || RANGE.test(v), 'expected a range "min-max", e.g. "0-10" or "-5-5", or "" for off')
+    .default(dflt)
+    .describe(`${what} range "min-max" (bounds may be negative, e.g. "-5-5"); an empty string turns the filter off`);
+
+export const descriptorsOps = [
+  defineOp({
+    name: 'generate_nplikeness_score',
+    method: 'GET',
+    path: '/chem/nplikeness/score',
+    summary: 'Generates the natural-product likeness score of the input molecule',
+    description:
+      'Natural-product likeness (Ertl et al. 2008) with the RDKit Contrib public model: mean contribution of the ' +
+      "molecule's Morgan radius-2 environments per atom, log-damped beyond ±4, rounded to 2 decimals. " +
+      'Typical range -5 (synthetic-like) to +5 (natural-product-like).',
+    tag: 'chem',
+    args: z.object({ smiles: smiles() }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_nplikeness_score',
+  }),
+  defineOp({
+    name: 'generate_descriptors',
+    method: 'GET',
+    path: '/chem/descriptors',
+    summary: 'Generates descriptors for the input molecule',
+    description:
+      'The COCONUT descriptor set with RDKit definitions, 23 keys in fixed order: atom_count (with H), heavy_atom_count, ' +
+      'molecular_weight, exact_molecular_weight, alogp (Crippen), rotatable_bond_count, topological_polar_surface_area, ' +
+      'hydrogen_bond_acceptors/donors (and the _lipinski pair, computed with the same RDKit functions as upstream), ' +
+      'lipinski_rule_of_five_violations, aromatic_rings_count, qed_drug_likeliness (Bickerton 2012, RDKit weights), ' +
+      'formal_charge, fractioncsp3, number_of_minimal_rings, van_der_waals_volume (Zhao, Abraham & Zissimos 2003 ' +
+      'atom and bond contributions, deterministic; null for elements the method does not cover), linear_sugars, ' +
+      'circular_sugars, murcko_framework (RDKit Bemis-Murcko, "None" without rings), nplikeness, molecular_formula. ' +
+      '`format=html` answers a readable table instead of JSON. Only the RDKit toolkit is available.',
+    tag: 'chem',
+    args: z.object({
+      smiles: smiles(),
+      format: z.enum(['json', 'html']).default('json').describe('Response format: json or html'),
+      toolkit: toolkit(['rdkit'] as const),
+    }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_descriptors',
+  }),
+  defineOp({
+    name: 'generate_multiple_descriptors',
+    method: 'GET',
+    path: '/chem/descriptors/multiple',
+    summary: 'Generates descriptors for the input molecules',
+    description:
+      'The COCONUT descriptor set (see generate_descriptors) for each of at least two comma-separated SMILES, as an ' +
+      'object keyed by the (trimmed) input; repeated inputs collapse to one key.',
+    tag: 'chem',
+    args: z.object({
+      smiles: z.string().min(1).max(100_000).describe('Comma-separated SMILES, at least two'),
+      toolkit: toolkit(['rdkit'] as const),
+    }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_multiple_descriptors',
+  }),
+  defineOp({
+    name: 'filter_molecules',
+    method: 'POST',
+    path: '/chem/all_filters',
+    summary: 'Filters a given list of molecules using selected filters',
+    description:
+      'Evaluates, per molecule and in this order, the enabled filters: PAINS (480 RDKit PAINS A/B/C SMARTS; T = no alert), ' +
+      'Lipinski rule of five (T = no violation), Veber (rotatable bonds <= 10, TPSA <= 140), REOS, Ghose, rule of ' +
+      'three, QED, SA score (Ertl & Schuffenhauer 2009, 2 decimals) and NP-likeness (2 decimals) within their ranges. ' +
+      'T always means the molecule passes that filter. filterOperator AND keeps molecules passing every enabled filter, ' +
+      'OR those passing at least one. Answers one line per kept molecule: "<smiles> :  T, F, ...". The body is ' +
+      'text/plain with one SMILES per line, or JSON {"smiles": [...]}; at most 1000 molecules.',
+    tag: 'chem',
+    args: z.object({
+      smiles: z
+        .union([z.string().min(1).max(1_000_000), z.array(z.string().min(1).max(100_000)).min(1).max(1000)])
+        .describe('SMILES, one per line (text body) or a JSON array'),
+      pains: bool(true, 'PAINS filter'),
+      lipinski: bool(true, "Lipinski's rule of five"),
+      veber: bool(true, 'Veber filter'),
+      reos: bool(true, 'REOS filter'),
+      ghose: bool(true, 'Ghose filter'),
+      ruleofthree: bool(true, 'Rule of three'),
+      qedscore: range('0-10', 'QED'),
+      sascore: range('0-10', 'SA score'),
+      nplikeness: range('0-10', 'NP-likeness'),
+      filterOperator: z.enum(['AND', 'OR']).default('OR').describe('AND: pass every enabled filter; OR: at least one'),
+    }),
+    body: { kind: 'text', field: 'smiles' },
+    output: 'application/json',
+    mode: 'quick',
+    task: 'filter_molecules',
+  }),
+] as const;

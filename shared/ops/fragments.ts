@@ -1,0 +1,27 @@
+/**
+ * Ertl functional groups (docs/spec/chem-service.md §2.1 (13); the seed names the tool with the neutral word
+ * "fragment": generate_fragment_functional_groups, GET /chem/fragmentfunctionalgroup).
+ */
+import { z } from 'zod';
+import { defineOp } from './types.ts';
+import { smiles } from './params.ts';
+
+export const fragmentsOps = [
+  defineOp({
+    name: 'generate_fragment_functional_groups',
+    method: 'GET',
+    path: '/chem/fragmentfunctionalgroup',
+    summary: 'using the algorithm proposed by Peter Ertl to identify functional groups',
+    description:
+      "Functional groups by Ertl's algorithm (J. Cheminform. 2017, 9:36) as RDKit Contrib IFG implements it: " +
+      'heteroatoms and four kinds of carbon are marked, connected marked atoms merged, and each group described ' +
+      'by the SMILES of its atoms and of its atoms plus attached carbons (its generalised type). Answer: a JSON ' +
+      'array of `[atomIds, atoms, type]` (atom indices in input order, ascending), groups ordered by their first ' +
+      'atom, e.g. caffeine `[[1], "n", "cn(C)c"]`; `[{"None": "No fragments found"}]` when there is none.',
+    tag: 'chem',
+    args: z.object({ smiles: smiles() }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'generate_fragment_functional_groups',
+  }),
+] as const;

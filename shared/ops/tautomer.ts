@@ -1,0 +1,25 @@
+/**
+ * Structure clean-up family: canonical tautomer (docs/spec/chem-service.md §2.1 (14)).
+ */
+import { z } from 'zod';
+import { defineOp } from './types.ts';
+import { smiles } from './params.ts';
+
+export const tautomerOps = [
+  defineOp({
+    name: 'standardize_tautomer',
+    method: 'GET',
+    path: '/chem/standarizedTautomer',
+    summary: 'Standardize tautomeric SMILES with the RDKit tautomer canonicalisation',
+    description:
+      'Canonical tautomer as RDKit\'s TautomerEnumerator().Canonicalize picks it (RDKit 2022.09 rules ' +
+      'and scores: MolVS-derived transforms, at most 1000 tautomers and 1000 matched transforms, stereo ' +
+      'removed where a transform moved hydrogens or bonds, highest score wins, ties to the smallest ' +
+      'SMILES), returned as canonical isomeric Kekulé SMILES (a JSON string). Unreadable SMILES → 422.',
+    tag: 'chem',
+    args: z.object({ smiles: smiles() }),
+    output: 'application/json',
+    mode: 'quick',
+    task: 'standardize_tautomer',
+  }),
+] as const;
