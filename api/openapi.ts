@@ -74,6 +74,7 @@ function chemOperation(op: OpDef) {
       required: pathParams.includes(name) || args.required.includes(name),
       description: schema.description,
       schema,
+      ...(op.examples?.[0]?.query[name] !== undefined ? { example: op.examples[0].query[name] } : {}),
     }));
   parameters.push({
     name: 'async',

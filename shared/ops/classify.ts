@@ -110,6 +110,7 @@ export const classifyOps = [
     output: 'application/json',
     mode: 'long',
     task: 'chemclass_classify',
+    examples: [{ query: { smiles: 'CC(=O)Oc1ccccc1C(=O)O' } }],
     api: submitClassification,
     successStatus: 202,
   }),

@@ -22,6 +22,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'text/plain',
     task: 'generate_2d_coordinates',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     ...base,
@@ -47,6 +48,7 @@ export const convertOps = [
     }),
     output: 'application/json',
     task: 'generate_smiles',
+    examples: [{ query: { input_text: 'OCC' } }],
     api: generateSmiles,
   }),
   defineOp({
@@ -58,6 +60,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_canonical_smiles',
+    examples: [{ query: { smiles: 'OCC' } }],
   }),
   defineOp({
     ...base,
@@ -68,6 +71,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_cxsmiles',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     ...base,
@@ -78,6 +82,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_inchi',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     ...base,
@@ -88,6 +93,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_inchikey',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     ...base,
@@ -98,6 +104,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_formats',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     ...base,
@@ -108,6 +115,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'smiles_to_smarts',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     ...base,
@@ -133,5 +141,6 @@ export const convertOps = [
     }),
     output: 'image/svg+xml',
     task: 'generate_2d_depiction',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
 ] as const;

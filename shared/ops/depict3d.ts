@@ -23,6 +23,7 @@ export const depict3dOps = [
     output: 'text/plain',
     mode: 'quick',
     task: 'generate_3d_coordinates',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     name: 'depict_3d_molecule_depict_3D_get',
@@ -38,5 +39,6 @@ export const depict3dOps = [
     output: 'text/html',
     mode: 'quick',
     task: 'depict_3d_molecule_depict_3D_get',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
 ] as const;

@@ -30,6 +30,7 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_nplikeness_score',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     name: 'generate_descriptors',
@@ -54,6 +55,7 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_descriptors',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     name: 'generate_multiple_descriptors',
@@ -71,6 +73,7 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_multiple_descriptors',
+    examples: [{ query: { smiles: 'CCO,CCN' } }],
   }),
   defineOp({
     name: 'filter_molecules',

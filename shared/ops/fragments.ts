@@ -23,5 +23,6 @@ export const fragmentsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_fragment_functional_groups',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
 ] as const;

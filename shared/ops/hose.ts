@@ -25,5 +25,6 @@ export const hoseOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_HOSE_codes',
+    examples: [{ query: { smiles: 'CCO', spheres: '2' } }],
   }),
 ] as const;

@@ -22,5 +22,6 @@ export const selfiesOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_selfies',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
 ] as const;

@@ -32,5 +32,6 @@ export const similarityOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_bitsimilarity_similarity',
+    examples: [{ query: { smiles: 'CCO,CCN' } }],
   }),
 ] as const;

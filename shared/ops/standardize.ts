@@ -53,6 +53,7 @@ export const standardizeOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'check_errors',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
   defineOp({
     name: 'generate_collection_preprocessing',
@@ -75,5 +76,6 @@ export const standardizeOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_collection_preprocessing',
+    examples: [{ query: { smiles: 'CCO' } }],
   }),
 ] as const;

@@ -25,5 +25,6 @@ export const stereoOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'enumerate_stereoisomers',
+    examples: [{ query: { smiles: 'CC(O)CC' } }],
   }),
 ] as const;

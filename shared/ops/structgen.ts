@@ -41,5 +41,6 @@ export const structgenOps = [
     output: 'application/json',
     mode: 'long',
     task: 'generate_structures',
+    examples: [{ query: { molecular_formula: 'C4H10' } }],
   }),
 ] as const;

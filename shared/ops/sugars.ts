@@ -50,6 +50,7 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'get_sugar_information',
+    examples: [{ query: { smiles: 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O' } }],
   }),
   defineOp({
     name: 'remove_linear_sugars',
@@ -62,6 +63,7 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'remove_linear_sugars',
+    examples: [{ query: { smiles: 'OCC(O)C(O)C(O)C(O)C1OC(CO)C(O)C(O)C1O' } }],
   }),
   defineOp({
     name: 'remove_circular_sugars',
@@ -76,6 +78,7 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'remove_circular_sugars',
+    examples: [{ query: { smiles: 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O' } }],
   }),
   defineOp({
     name: 'remove_linear_and_circular_sugars',
@@ -89,5 +92,6 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'remove_linear_and_circular_sugars',
+    examples: [{ query: { smiles: 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O' } }],
   }),
 ] as const;

@@ -21,5 +21,6 @@ export const tautomerOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'standardize_tautomer',
+    examples: [{ query: { smiles: 'Oc1ccccn1' } }],
   }),
 ] as const;

@@ -48,6 +48,16 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
   api?(args: z.output<S>, ctx: ApiContext): Promise<unknown>;
   /** HTTP status of a successful answer (default 200; 202 for a submission). */
   successStatus?: number;
+  /**
+   * Example calls: the OpenAPI document shows the first as parameter examples, and the HTTP and
+   * MCP tests call every operation with it (test/api/samples.ts adds only what a query string
+   * cannot carry: uploads, text bodies, results of another job).
+   */
+  examples?: OpExample[];
+}
+
+export interface OpExample {
+  query: Record<string, string>;
 }
 
 /** What an api-side handler may use. */

@@ -4,6 +4,7 @@
  * tests, so new operations cannot slip in untested.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { OPERATIONS } from '../../shared/ops/index.ts';
 
 export interface Sample {
   query?: Record<string, string>;
@@ -33,45 +34,24 @@ export const ACETONE_MOLFILE = `
 M  END
 `;
 
-const GLYCOSIDE = 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O';
 
-export const SAMPLES: Record<string, Sample> = {
-  enumerate_stereoisomers: { query: { smiles: 'CC(O)CC' } },
-  generate_descriptors: { query: { smiles: 'CCO' } },
-  generate_multiple_descriptors: { query: { smiles: 'CCO,CCN' } },
-  generate_HOSE_codes: { query: { smiles: 'CCO', spheres: '2' } },
+/** Calls a query string cannot carry, or that need the test environment; every other operation is called with its registry example. */
+const SPECIAL: Record<string, Sample> = {
   standardize_molblock: { text: ACETONE_MOLFILE, mcp: { molblock: ACETONE_MOLFILE } },
-  check_errors: { query: { smiles: 'CCO' } },
-  generate_nplikeness_score: { query: { smiles: 'CCO' } },
-  generate_bitsimilarity_similarity: { query: { smiles: 'CCO,CCN' } },
-  generate_collection_preprocessing: { query: { smiles: 'CCO' } },
-  generate_chemclass_classifications: { query: { smiles: 'CC(=O)Oc1ccccc1C(=O)O' } },
   retrieve_chemclass_results: { needsJobOf: 'generate_chemclass_classifications' },
   filter_molecules: { text: 'CCO\nc1ccccc1O', mcp: { smiles: ['CCO', 'c1ccccc1O'] } },
-  generate_fragment_functional_groups: { query: { smiles: 'CCO' } },
-  standardize_tautomer: { query: { smiles: 'Oc1ccccn1' } },
   // The tests point EXTDB_URL at a closed port: the answer is a 503 naming the service.
   retrieve_extdb_smiles: { query: { identifier: 'aspirin' }, status: 503 },
-  generate_2d_coordinates: { query: { smiles: 'CCO' } },
-  generate_3d_coordinates: { query: { smiles: 'CCO' } },
-  generate_smiles: { query: { input_text: 'OCC' } },
-  generate_canonical_smiles: { query: { smiles: 'OCC' } },
-  generate_cxsmiles: { query: { smiles: 'CCO' } },
-  generate_inchi: { query: { smiles: 'CCO' } },
-  generate_inchikey: { query: { smiles: 'CCO' } },
-  generate_selfies: { query: { smiles: 'CCO' } },
-  generate_formats: { query: { smiles: 'CCO' } },
-  smiles_to_smarts_convert_smarts_get: { query: { smiles: 'CCO' } },
-  generate_2d_depiction: { query: { smiles: 'CCO' } },
-  depict_3d_molecule_depict_3D_get: { query: { smiles: 'CCO' } },
-  generate_structures: { query: { molecular_formula: 'C4H10' } },
-  get_sugar_information: { query: { smiles: GLYCOSIDE } },
-  remove_linear_sugars: { query: { smiles: 'OCC(O)C(O)C(O)C(O)C1OC(CO)C(O)C(O)C1O' } },
-  remove_circular_sugars: { query: { smiles: GLYCOSIDE } },
-  remove_linear_and_circular_sugars: { query: { smiles: GLYCOSIDE } },
   extract_pdf_json_tools_extract_json_post: { pdf: true },
   extract_pdf_text_tools_extract_text_post: { pdf: true },
 };
+
+export const SAMPLES: Record<string, Sample> = Object.fromEntries(
+  OPERATIONS.flatMap((op) => {
+    const s = SPECIAL[op.name] ?? (op.examples?.[0] ? { query: op.examples[0].query } : undefined);
+    return s ? [[op.name, s]] : [];
+  }),
+);
 
 /** A small two-page PDF with known words. */
 export async function samplePdf(): Promise<Buffer> {
