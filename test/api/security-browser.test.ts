@@ -6,6 +6,7 @@
  * policy is refused, so a violation would show. test/api/depict3d-browser.test.ts checks the
  * viewer under its real policy. Skipped loudly when /usr/bin/chromium is missing.
  */
+import type { Teardown as Tap } from '../helpers/task.ts';
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -52,7 +53,6 @@ async function serve(t: Tap, mode: Mode) {
   });
   return { built, base, origin: new URL(base).origin, context };
 }
-type Tap = { teardown: (fn: () => unknown) => void };
 
 if (!existsSync(CHROMIUM)) {
   t.comment(`SKIPPED: ${CHROMIUM} is missing, so the CSP is not checked in a browser (apt-get install chromium)`);

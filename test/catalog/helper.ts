@@ -3,6 +3,7 @@
  * or MongoDB in a random database when MONGO_URL is set and `kind` is 'mongo'), one token per
  * role, and a fake `derive` keyed by SMILES (no RDKit).
  */
+import type { Teardown as Tap } from '../helpers/task.ts';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,7 +49,6 @@ export async function makeStore(t: Tap, kind: StoreKind = 'embedded'): Promise<C
   return store;
 }
 
-type Tap = { teardown: (fn: () => unknown) => void };
 
 /** Fake derivation: deterministic data per SMILES; anything containing `?` is unparsable. */
 export async function fakeDerive({ structure }: DeriveInput): Promise<DerivedMolecule> {

@@ -10,25 +10,21 @@
  *    generator test/fixtures/tools/inchi_ambiguous_stereo_reference.py) on RDKit drawings of LOTUS
  *    natural products, randomly wedged ones and hand-made centres and double bonds.
  */
-import type { TaskTable } from '../../shared/ops/types.ts';
+import { taskContext, callOp } from '../helpers/task.ts';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { checkMolblock, type Issue } from '../../shared/chem/standardize/checker.ts';
-import { standardizeOps } from '../../shared/ops/standardize.ts';
-import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 import { loadReference } from '../fixtures/tools/chembl_pipeline_agreement.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+const ctx = taskContext(rdkit);
 const AMBIGUOUS = 'InChI: Ambiguous stereo';
 
 function call(name: string, query: Record<string, unknown>): unknown {
-  const op = standardizeOps.find((o) => o.name === name)!;
-  return (standardizeTasks as TaskTable)[op.task](op.args.parse(query), ctx);
+  return callOp(name, query, ctx) as unknown;
 }
 
 /** A two-carbon drawing in the upstream tests' style, with the given header line and atom/bond lines. */

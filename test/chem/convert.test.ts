@@ -3,24 +3,20 @@
  * (native RDKit 2022.09 and the InChI 1.03 executable on 72 LOTUS natural products; provenance
  * in test/fixtures/README.md) and the original service's documented answers (docs/spec/chem-service.md §2.2).
  */
-import type { TaskTable } from '../../shared/ops/types.ts';
-import { TASKS } from '../../shared/ops/tasks.ts';
+import { taskContext, callOp } from '../helpers/task.ts';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { AppError } from '../../shared/errors.ts';
-import { convertOps } from '../../shared/ops/convert.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+const ctx = taskContext(rdkit);
 const ref = JSON.parse(readFileSync(new URL('../fixtures/convert-reference.json', import.meta.url), 'utf8')) as {
   records: { name: string; input_smiles: string; rdkit_canonical: string; rdkit_canonical_kekule: string; smarts: string; inchi: string; inchikey: string }[];
 };
 
 function call(name: string, query: Record<string, unknown>): unknown {
-  const op = convertOps.find((o) => o.name === name)!;
-  return (TASKS as TaskTable)[op.task](op.args.parse(query), ctx);
+  return callOp(name, query, ctx) as unknown;
 }
 
 /** Aromatic canonical SMILES of any notation RDKit reads: the "same molecule" test. */

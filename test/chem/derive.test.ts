@@ -12,6 +12,7 @@
  *   amount that changed between RDKit versions. Where the reference exceeds the cycle rank, the
  *   value must be at least the cycle rank; elsewhere it must be equal.
  */
+import { taskContext } from '../helpers/task.ts';
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
@@ -19,7 +20,6 @@ import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { pyRound } from '../../shared/chem/core/format.ts';
 import { catalogTasks } from '../../shared/ops/catalog.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 
 interface RefProps {
   [k: string]: number;
@@ -122,7 +122,7 @@ t.test('molblock input gives the same derivation as its SMILES', async (t) => {
 });
 
 t.test('bad input is a 422, never a crash', async (t) => {
-  const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+  const ctx = taskContext(rdkit);
   for (const args of [{ structure: 'C1CC(' }, { structure: '' }, {}, null, { structure: 42 }, { structure: 'InChI=1S/CH4/h1H4' }]) {
     let error: unknown;
     try {

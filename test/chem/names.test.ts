@@ -8,6 +8,7 @@
  *   from native RDKit + the InChI executable; provenance in test/fixtures/README.md).
  * Skipped loudly without a Java runtime and OPSIN.
  */
+import { taskContext } from '../helpers/task.ts';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
@@ -16,7 +17,6 @@ import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { OpsinProcess } from '../../shared/names/opsin.ts';
 import { locateOpsin, OPSIN_INSTALL_HINT } from '../../shared/names/opsin-setup.ts';
 import { convertInternalTasks } from '../../shared/ops/convert.tasks.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 import { fixture, tsv } from '../helpers/tables.ts';
 
 const setup = locateOpsin();
@@ -26,7 +26,7 @@ if (!setup.java || !setup.jar) {
   t.pass(reason);
 } else {
   const rdkit = await loadRDKit();
-  const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+  const ctx = taskContext(rdkit);
   const opsin = new OpsinProcess({ java: setup.java, jar: setup.jar, timeoutMs: 30_000, idleMs: 0 });
   t.teardown(() => opsin.close());
 

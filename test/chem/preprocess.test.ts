@@ -9,17 +9,17 @@
  * 2022.09 drew the reference's. Three references are artefacts of that drawing and are listed
  * here with the reason: the standardized structure must equal the reference everywhere else.
  */
+import { taskContext } from '../helpers/task.ts';
 import type { TaskTable } from '../../shared/ops/types.ts';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { standardizeOps } from '../../shared/ops/standardize.ts';
 import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 import { canonical, loadReference } from '../fixtures/tools/chembl_pipeline_agreement.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 interface Rec {
   representations: Record<string, string | null>;

@@ -7,6 +7,7 @@
  * MinimalLib build here (2026.09), so ECFP-with-chirality is compared exactly only for pairs
  * without tetrahedral stereo; for the others the rate of exact agreement is reported.
  */
+import { taskContext } from '../helpers/task.ts';
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
@@ -57,7 +58,7 @@ t.test('operation: two molecules give a number, more give a matrix', async (t) =
   t.match(op, { name: 'generate_bitsimilarity_similarity', method: 'GET', path: '/chem/bitsimilarity', tag: 'chem' });
   const args = op.args.parse({ smiles: 'CCO,CCN' });
   t.match(args, { toolkit: 'rdkit', fingerprinter: 'ECFP', nBits: 2048, radius: 2 });
-  const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} };
+  const ctx = taskContext(rdkit);
   const pair = rows.find((r) => r.fingerprinter === 'ECFP' && r.radius === 2 && r.nBits === 2048 && r.chirality && !(r.smiles1 + r.smiles2).includes('@'))!;
   t.equal(similarityTasks.generate_bitsimilarity_similarity(op.args.parse({ smiles: `${pair.smiles1},${pair.smiles2}` }), ctx), pair.ref);
   const maccs = rows.filter((r) => r.fingerprinter === 'MACCS').slice(0, 1)[0];

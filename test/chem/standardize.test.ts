@@ -9,6 +9,7 @@
  *    (test/fixtures/chembl-pipeline-reference.json), on the very molblocks it was given;
  *  - the spec's documented answer for acetone (docs/spec/chem-service.md §2.1 (5)).
  */
+import { taskContext } from '../helpers/task.ts';
 import type { TaskTable } from '../../shared/ops/types.ts';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
@@ -18,13 +19,12 @@ import { parseRule } from '../../shared/chem/standardize/smirks.ts';
 import { standardizeOps } from '../../shared/ops/standardize.ts';
 import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 import { canonical, compare, loadReference, loadTables } from '../fixtures/tools/chembl_pipeline_agreement.ts';
 import { ACETONE_MOLFILE } from '../api/samples.ts';
 
 const rdkit = await loadRDKit();
 const tables = loadTables();
-const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 function call(name: string, query: Record<string, unknown>): Record<string, unknown> {
   const op = standardizeOps.find((o) => o.name === name)!;

@@ -9,6 +9,7 @@
  *    generated here by growing carbon trees;
  *  - textbook cases with pseudo-asymmetric centres.
  */
+import { taskContext } from '../helpers/task.ts';
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
@@ -101,7 +102,7 @@ t.test('pseudo-asymmetric and dependent centres', async (t) => {
 t.test('operation: cap, shape and errors', async (t) => {
   const [op] = stereoOps;
   t.match(op, { name: 'enumerate_stereoisomers', method: 'GET', path: '/chem/stereoisomers', tag: 'chem' });
-  const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} };
+  const ctx = taskContext(rdkit);
   const run = (args: Record<string, unknown>) => stereoTasks.enumerate_stereoisomers(op.args.parse(args), ctx);
   t.same(run({ smiles: 'CC(O)CC' }), [canonical('C[C@H](O)CC'), canonical('C[C@@H](O)CC')].sort(), 'a plain sorted array');
   const capped = run({ smiles: 'OCC(O)C(O)C(O)C(O)C(O)CO', max_isomers: 5 }) as { isomers: string[]; truncated: boolean };

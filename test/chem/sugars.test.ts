@@ -4,6 +4,7 @@
  * the SRU rules of Schaub et al. 2020 on small hand-made cases whose answer follows from the
  * published rule, and the operation contract (messages, errors, parameters).
  */
+import { taskContext, callOp } from '../helpers/task.ts';
 import t from 'tap';
 type Tap = Pick<typeof t, 'ok' | 'fail'>;
 import { loadRDKit, type RDKit } from '../../shared/chem/core/rdkit.ts';
@@ -11,10 +12,9 @@ import { detectSugars, removeSugars } from '../../shared/chem/sugars/sugars.ts';
 import { sugarsOps } from '../../shared/ops/sugars.ts';
 import { NOTHING_LEFT, sugarsTasks } from '../../shared/ops/sugars.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit: RDKit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress: () => {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 function throws422(t: Tap, fn: () => unknown, detail: string | undefined, what: string): void {
   try {
@@ -26,8 +26,7 @@ function throws422(t: Tap, fn: () => unknown, detail: string | undefined, what: 
 }
 
 function call(name: string, query: Record<string, unknown>): unknown {
-  const op = sugarsOps.find((o) => o.name === name)!;
-  return sugarsTasks[op.task](op.args.parse(query), ctx);
+  return callOp(name, query, ctx) as unknown;
 }
 
 function canon(smiles: string, stereo = true): string {

@@ -4,15 +4,15 @@
  * test/fixtures/tools/tautomer_reference.py from LOTUS natural products. Results are compared as
  * MinimalLib canonical SMILES, since the two RDKit versions spell canonical SMILES differently.
  */
+import { taskContext } from '../helpers/task.ts';
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
 import { tautomerTasks } from '../../shared/ops/tautomer.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
-const ctx: TaskContext = { rdkit, signal: new AbortController().signal, progress: () => {} };
+const ctx = taskContext(rdkit);
 const run = (smiles: string) => tautomerTasks.standardize_tautomer({ smiles }, ctx) as string;
 const canon = (smiles: string) => withMol(rdkit, smiles, (m) => m.get_smiles());
 

@@ -3,6 +3,7 @@
  * Redis with in-process consumers feeding their own pool), an embedded store in a temp dir, torn
  * down with the test. `build(t, 'bullmq')` resolves to undefined when no Redis can be had.
  */
+import type { Teardown as Tap } from './task.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,6 @@ export interface TestApp {
   worker?: { pool: ChemPool; consumers: Consumers; stopSearch: () => void };
 }
 
-type Tap = { teardown: (fn: () => unknown) => void };
 
 export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}): Promise<TestApp | undefined> {
   const dir = await mkdtemp(join(tmpdir(), 'natprod-test-'));

@@ -2,6 +2,7 @@
  * The worker process's health server: liveness always, readiness only while Redis answers, the
  * consumers run and the pool has threads.
  */
+import type { Teardown as Tap } from '../helpers/task.ts';
 import t from 'tap';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -19,7 +20,6 @@ async function serve(t: Tap, redis: Redis, running = true, threads = 2) {
     return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, any> };
   };
 }
-type Tap = { teardown: (fn: () => unknown) => void };
 
 t.test('ready with Redis, consumers and threads', async (t) => {
   const r = await testRedis();
