@@ -4,7 +4,7 @@
  * admin). It receives ready services and opens nothing itself, so tests build it around their
  * own runner and store.
  */
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import catalogPlugin from './catalog/plugin.ts';
 import { exportOptions } from './catalog/export-routes.ts';
@@ -30,7 +30,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   const { config, runner, store, metrics } = services;
   const app = Fastify({
     logger,
-    disableRequestLogging: !config.LOG_REQUESTS,
+    logController: new LogController({ disableRequestLogging: !config.LOG_REQUESTS }),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
