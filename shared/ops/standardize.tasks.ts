@@ -31,7 +31,9 @@ function tryParse(rdkit: RDKit, text: string, details: string): Mol | undefined 
   } catch {
     mol = null;
   }
-  if (mol?.is_valid()) return mol;
+  // A blank SMILES or an empty atom block parses to a molecule without atoms, which the
+  // checker's and the standardizer's RDKit calls (get_json) cannot take: unreadable too.
+  if (mol?.is_valid() && mol.get_num_atoms() > 0) return mol;
   mol?.delete();
   return undefined;
 }

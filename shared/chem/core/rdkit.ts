@@ -187,7 +187,9 @@ export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
   } catch {
     mol = null;
   }
-  if (!mol || !mol.is_valid()) {
+  // A text without atoms (a molblock with an empty atom block, CXSMILES extensions alone) parses
+  // to a valid empty molecule, on which RDKit functions such as get_json throw C++ exceptions.
+  if (!mol || !mol.is_valid() || mol.get_num_atoms() === 0) {
     mol?.delete();
     throw invalidStructure(input.includes('\n') ? 'molblock' : text, what);
   }

@@ -174,7 +174,8 @@ export function hoseGraph(rdkit: RDKit, smiles: string): HoseGraph | undefined {
     } catch {
       return undefined;
     }
-    if (!mol || !mol.is_valid()) return undefined;
+    // A blank SMILES is a valid molecule without atoms, whose JSON RDKit cannot write.
+    if (!mol || !mol.is_valid() || mol.get_num_atoms() === 0) return undefined;
     const m = readMolJson(mol);
     const atoms: HoseAtom[] = m.atoms.map((a) => ({ z: a.z, symbol: elementSymbol(a.z), charge: a.chg, implicitH: a.impHs }));
     const nbrs: HoseGraph['nbrs'] = atoms.map(() => []);
