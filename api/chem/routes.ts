@@ -32,21 +32,28 @@ async function bodyArgs(op: OpDef, req: FastifyRequest): Promise<Raw> {
   if (spec.kind === 'multipart') {
     if (!req.isMultipart()) return isObject(req.body) ? req.body : {};
     const out: Raw = {};
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== spec.field) {
-          part.file.resume();
-          throw new AppError(422, `Unexpected file field '${part.fieldname}': upload the file as '${spec.field}'`, 'invalid_input');
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== spec.field) {
+            part.file.resume();
+            throw new AppError(422, `Unexpected file field '${part.fieldname}': upload the file as '${spec.field}'`, 'invalid_input');
+          }
+          const bytes = await part.toBuffer();
+          if (spec.magic && !bytes.subarray(0, 1024).includes(spec.magic.bytes)) {
+            throw new AppError(400, `Uploaded file must be a ${spec.magic.what} (${part.filename || spec.field} does not start like one)`, 'invalid_input');
+          }
+          out[spec.into] = bytes.toString('base64');
+          if (spec.filenameInto && part.filename) out[spec.filenameInto] = part.filename;
+        } else {
+          out[part.fieldname] = part.value;
         }
-        const bytes = await part.toBuffer();
-        if (spec.magic && !bytes.subarray(0, 1024).includes(spec.magic.bytes)) {
-          throw new AppError(400, `Uploaded file must be a ${spec.magic.what} (${part.filename || spec.field} does not start like one)`, 'invalid_input');
-        }
-        out[spec.into] = bytes.toString('base64');
-        if (spec.filenameInto && part.filename) out[spec.filenameInto] = part.filename;
-      } else {
-        out[part.fieldname] = part.value;
       }
+    } catch (e) {
+      // The multipart parser's own errors (a body cut short: "Unexpected end of multipart data")
+      // carry no status; the limits' errors (413) and ours do.
+      if (e instanceof AppError || (e as { statusCode?: number })?.statusCode) throw e;
+      throw new AppError(400, `Malformed multipart body: ${(e as Error)?.message ?? e}`, 'invalid_input');
     }
     if (out[spec.into] === undefined) throw new AppError(422, [{ type: 'missing', loc: ['body', spec.field], msg: 'Field required', input: null }], 'invalid_input');
     return out;

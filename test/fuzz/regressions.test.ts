@@ -48,3 +48,14 @@ t.test('structures without atoms are unreadable (422), not a C++ exception (500)
   }
   t.equal((await get('/convert/canonicalsmiles?smiles=CCO')).statusCode, 200, 'the thread answers as before');
 });
+
+t.test('a multipart body cut short is a 400, not a 500', async (t) => {
+  // api/chem/routes.ts: the parser's own errors (no status) become 400.
+  const pdf = corpus().pdfs.find((p) => p.name === 'two-pages.pdf')!.bytes;
+  for (const noClose of [true, false]) {
+    const [headers, body] = multipart([{ name: 'pdf_file', filename: 'paper.pdf', data: pdf }], 'fuzzb', { truncate: 120, noClose });
+    const res = await app.inject({ method: 'POST', url: '/tools/extract_text', headers, payload: body });
+    t.equal(res.statusCode, 400);
+    t.match(res.json().detail, /Malformed multipart body/);
+  }
+});
