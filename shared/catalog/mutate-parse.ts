@@ -39,6 +39,9 @@ function pivot(item: Rec, p: string, e: Errors) {
   for (const pk of Object.keys(v)) e.add(`${p}.pivot`, `The ${pk} key is not valid for the ${p}.pivot field.`);
 }
 
+/** Levels of relation operations inside relation operations (`relations` within `relations`). */
+export const MAX_RELATION_DEPTH = 10;
+
 /** What creates or updates records of one resource: a top-level operation or a relation operation. */
 interface Writes {
   /** Error-key prefix, e.g. `mutate.0` or `mutate.0.relations.organisms.1`. */
@@ -120,8 +123,13 @@ async function existing(store: CatalogStore, coll: CollectionName, keys: number[
 }
 
 /** The `relations` map of an operation on resource `r` (recursively for nested relations). */
-async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store: CatalogStore): Promise<RelOp[]> {
+async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store: CatalogStore, depth = 0): Promise<RelOp[]> {
   if (raw === undefined || (Array.isArray(raw) && !raw.length)) return [];
+  // Each level is a recursion here and in mutate.ts: thousands of levels would exhaust the stack.
+  if (depth >= MAX_RELATION_DEPTH) {
+    e.add(k, `The ${k} field is nested too deeply: relation operations nest at most ${MAX_RELATION_DEPTH} levels.`);
+    return [];
+  }
   if (!isObj(raw)) {
     e.add(k, `The ${k} field must be an array.`);
     return [];
@@ -159,7 +167,7 @@ async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store:
       else if (wd !== undefined && wd !== null && !BOOLEAN.includes(wd as never)) e.add(`${p}.without_detaching`, `The ${p}.without_detaching field must be true or false.`);
       pivot(item, p, e);
       // Nested relation operations act on the records this operation creates, updates or links.
-      const nested = await relOps(target, item.relations, `${p}.relations`, e, store);
+      const nested = await relOps(target, item.relations, `${p}.relations`, e, store, depth + 1);
       out.push({
         path: p,
         target,

@@ -59,3 +59,23 @@ t.test('a multipart body cut short is a 400, not a 500', async (t) => {
     t.match(res.json().detail, /Malformed multipart body/);
   }
 });
+
+t.test('relation operations nested thousands deep: 422, and nothing written', async (t) => {
+  // shared/catalog/mutate-parse.ts: MAX_RELATION_DEPTH; a stack overflow answered 500 before.
+  const deep = (depth: number) => {
+    let head = '';
+    for (let i = 0; i < depth; i++) {
+      head += i % 2
+        ? `{"operation":"create","attributes":{"name":"Deep organism ${i}"},"relations":{"molecules":[`
+        : `{"operation":"create","attributes":{"name":"deep ${i}"},"relations":{"organisms":[`;
+    }
+    return `{"mutate":[${head}{"operation":"create","attributes":{"name":"bottom"}}${']}}'.repeat(depth)}]}`;
+  };
+  for (const depth of [3000, 11]) {
+    const res = await app.inject({ method: 'POST', url: '/api/molecules/mutate', headers: { ...auth, 'content-type': 'application/json' }, payload: deep(depth) });
+    t.equal(res.statusCode, 422, `${depth} levels`);
+    t.match(JSON.stringify(res.json().errors), /nested too deeply/);
+  }
+  t.equal(await services.store.count('molecules', {}), 2, 'no molecule written');
+  t.equal(await services.store.count('organisms', {}), 0, 'no organism written');
+});
