@@ -41,6 +41,17 @@ function parse(pattern: string): Parsed {
   return { segments, prefix };
 }
 
+/**
+ * Most runs of `%` in one pattern. Each run between two segments is a lookahead group, and a
+ * pattern of thousands (`%_%_%_...`) overflows the regex compiler's stack: such a filter is a 422.
+ */
+export const MAX_LIKE_WILDCARDS = 32;
+
+/** Runs of `%` in a pattern (consecutive `%` are one run; an escaped `\%` is none). */
+export function likeWildcards(pattern: string): number {
+  return parse(pattern).segments.length - 1;
+}
+
 export function likeToRegex(pattern: string): { regex: RegExp; prefix: string } {
   const { segments, prefix } = parse(pattern);
   if (segments.length === 1) return { regex: new RegExp(`^${segments[0]}$`), prefix };

@@ -5,6 +5,7 @@
  */
 import { RESOURCES, relation, type FieldType, type ResourceDef } from './resources.ts';
 import { Errors, type FilterInput, type SearchInput } from './types.ts';
+import { MAX_LIKE_WILDCARDS, likeWildcards } from './like.ts';
 
 /** Operators on structures, answered by catalog structure search. */
 export const STRUCTURE_OPERATORS = ['substructure', 'similar', 'exact'];
@@ -118,6 +119,10 @@ function validateFilter(r: ResourceDef, f: unknown, key: string, depth: number, 
   }
   if (!t) return out;
   const like = op === 'like' || op === 'not like';
+  if (like && typeof v === 'string' && likeWildcards(v) > MAX_LIKE_WILDCARDS) {
+    e.add(vkey, `The ${vkey} field must not contain more than ${MAX_LIKE_WILDCARDS} runs of % wildcards.`);
+    return out;
+  }
   const ct: FieldType = like ? 'string' : t === 'string[]' || t === 'status' ? 'string' : t;
   if (Array.isArray(v)) {
     const vals: unknown[] = [];

@@ -79,3 +79,17 @@ t.test('relation operations nested thousands deep: 422, and nothing written', as
   t.equal(await services.store.count('molecules', {}), 2, 'no molecule written');
   t.equal(await services.store.count('organisms', {}), 0, 'no organism written');
 });
+
+t.test('like patterns with thousands of % runs: 422 (the regex compiler overflowed: 500)', async (t) => {
+  // shared/catalog/like.ts MAX_LIKE_WILDCARDS, checked in shared/catalog/validate-search.ts.
+  const search = (value: string, field = 'name') =>
+    app.inject({ method: 'POST', url: '/api/molecules/search', headers: { ...auth, 'content-type': 'application/json' }, payload: { search: { filters: [{ field, operator: 'like', value }] } } });
+  for (const value of ['%_'.repeat(5000), '%a'.repeat(10_000) + '%', '%_'.repeat(33)]) {
+    const res = await search(value);
+    t.equal(res.statusCode, 422, `${value.slice(0, 12)}... (${value.length} characters)`);
+    t.match(res.json().errors['search.filters.0.value'][0], /more than 32 runs of %/);
+  }
+  t.equal((await search('%'.repeat(5000))).statusCode, 200, '5,000 % in a row are one run (the known many-% case)');
+  t.equal((await search('%_'.repeat(32))).statusCode, 200, '32 runs pass');
+  t.equal((await search('%'.repeat(2000), 'properties.alogp')).statusCode, 200, 'on a number field too');
+});
