@@ -93,3 +93,17 @@ t.test('like patterns with thousands of % runs: 422 (the regex compiler overflow
   t.equal((await search('%_'.repeat(32))).statusCode, 200, '32 runs pass');
   t.equal((await search('%'.repeat(2000), 'properties.alogp')).statusCode, 200, 'on a number field too');
 });
+
+t.test('recursive SMARTS nested 200 deep: 422, and the thread is not left broken', async (t) => {
+  // shared/chem/core/rdkit.ts assertSmartsNesting: matching such a query left RDKit's module
+  // throwing a C++ exception on later canonical SMILES, on that thread, for ever.
+  const nested = '[$('.repeat(200) + 'C' + ')]'.repeat(200);
+  const res = await app.inject({ method: 'POST', url: '/api/search', payload: { type: 'substructure', query: nested } });
+  t.equal(res.statusCode, 422);
+  t.match(JSON.stringify(res.json()), /SMARTS too deeply nested/);
+  t.equal((await get(`/depict/2D?smiles=CCO&highlight=${encodeURIComponent('[$('.repeat(199) + 'C' + ')]'.repeat(199))}`)).statusCode, 422, 'as a depiction highlight');
+  const after = await get('/convert/canonicalsmiles?smiles=COc1c(O)cc2c3c1-c1ccccc1C%5BC%40H%5D3NCC2');
+  t.equal(after.statusCode, 200, 'canonical SMILES afterwards');
+  t.equal(after.json(), 'COC1=C2C3=CC=CC=C3C[C@H]3NCCC(=C23)C=C1O');
+  t.equal((await app.inject({ method: 'POST', url: '/api/search', payload: { type: 'substructure', query: '[$([$([OH])])]' } })).statusCode, 200, 'a query nested 2 deep still works');
+});

@@ -44,6 +44,7 @@ function watchFaults(rdkit: RDKit): void {
       const text = args[0];
       // rdkitjson (the graph code's own output) is bounded by the input it was built from.
       if (reader && typeof text === 'string' && !text.trimStart().startsWith('{')) assertStructureSize(text);
+      if (key === 'get_qmol' && typeof text === 'string') assertSmartsNesting(text);
       try {
         return (fn as (...a: unknown[]) => unknown).apply(this, args);
       } catch (e) {
@@ -154,6 +155,31 @@ function molblockHeavyAtoms(text: string): number {
   const atoms = Number.parseInt(lines[counts].slice(0, 3), 10) || 0;
   for (const line of lines.slice(counts + 1, counts + 1 + atoms)) if (!hydrogen(line.slice(31, 34).trim())) n++;
   return n;
+}
+
+/**
+ * Most levels of recursive SMARTS (`$(...)` inside `$(...)`). Matching a query nested about 200
+ * deep leaves the thread's RDKit module broken without a trap: every later call of some
+ * functions (canonical SMILES among them) throws a C++ exception, so the fault watch above
+ * never sees it and the thread answers 500 for ever. Real queries nest two or three levels.
+ */
+export const MAX_SMARTS_NESTING = 16;
+
+/** 422 before parsing a SMARTS whose recursive queries nest deeper than MAX_SMARTS_NESTING. */
+export function assertSmartsNesting(text: string): void {
+  if (!text.includes('$(')) return;
+  const open: boolean[] = []; // for each open parenthesis: does it start a recursive query?
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') {
+      const recursive = text[i - 1] === '$';
+      open.push(recursive);
+      if (recursive && ++depth > MAX_SMARTS_NESTING) {
+        throw new AppError(422, `SMARTS too deeply nested: recursive queries $(...) nest more than ${MAX_SMARTS_NESTING} levels`, 'invalid_input');
+      }
+    } else if (c === ')' && open.pop()) depth--;
+  }
 }
 
 /**
