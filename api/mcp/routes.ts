@@ -27,6 +27,9 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
   };
 
   const sse = (endpoint: string, param: 'session_id' | 'sessionId') => async (req: FastifyRequest, reply: FastifyReply) => {
+    // HEAD (Fastify's automatic route for this GET): the stream's headers, and no session. A
+    // stream on a HEAD never sends its headers (no body ever flushes them) and never ends.
+    if (req.method === 'HEAD') return reply.code(200).type('text/event-stream').send();
     hijack(reply);
     const transport = new SseTransport(reply.raw, endpoint, param);
     sessions.set(transport.sessionId, transport);

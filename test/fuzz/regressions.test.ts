@@ -107,3 +107,22 @@ t.test('recursive SMARTS nested 200 deep: 422, and the thread is not left broken
   t.equal(after.json(), 'COC1=C2C3=CC=CC=C3C[C@H]3NCCC(=C23)C=C1O');
   t.equal((await app.inject({ method: 'POST', url: '/api/search', payload: { type: 'substructure', query: '[$([$([OH])])]' } })).statusCode, 200, 'a query nested 2 deep still works');
 });
+
+t.test('HEAD /mcp answers the stream headers and ends (it hung with no answer)', async (t) => {
+  // api/mcp/routes.ts: the automatic HEAD route of the SSE GET opened a stream it never flushed.
+  for (const path of ['/mcp', '/sse']) {
+    const status = await new Promise<number | string>((resolve) => {
+      const req = http.request(`${base}${path}`, { method: 'HEAD' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.setTimeout(5000, () => {
+        req.destroy();
+        resolve('no answer within 5 s');
+      });
+      req.on('error', (e) => resolve(String(e)));
+      req.end();
+    });
+    t.equal(status, 200, `HEAD ${path}`);
+  }
+});
