@@ -73,6 +73,8 @@ class Client {
   }
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 async function resolve(c: Client, identifier: string): Promise<string | null> {
   const route = routeOf(identifier);
   const viaCid = async (cid: string | null) => (cid ? c.smilesOfCid(cid) : null);
@@ -82,7 +84,8 @@ async function resolve(c: Client, identifier: string): Promise<string | null> {
     case 'inchikey': return c.smilesOf(`/compound/inchikey/${route.key}/property/SMILES/JSON`);
     case 'formula': return viaCid(await c.firstCid(`/compound/fastformula/${route.formula}/cids/txt`));
     case 'smiles': return viaCid(await c.firstCid('/compound/smiles/cids/txt', { smiles: route.smiles }));
-    case 'name': return c.smilesOf(`/compound/name/${encodeURIComponent(route.name)}/property/SMILES/JSON`);
+    // A lone UTF-16 surrogate cannot be written in a URL (encodeURIComponent throws), nor be a name.
+    case 'name': return LONE_SURROGATE.test(route.name) ? null : c.smilesOf(`/compound/name/${encodeURIComponent(route.name)}/property/SMILES/JSON`);
   }
 }
 

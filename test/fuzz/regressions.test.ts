@@ -126,3 +126,17 @@ t.test('HEAD /mcp answers the stream headers and ends (it hung with no answer)',
     t.equal(status, 200, `HEAD ${path}`);
   }
 });
+
+t.test('an identifier with a lone UTF-16 surrogate is not found (it answered 500 "URI malformed")', async (t) => {
+  // shared/extdb/pubchem.ts: encodeURIComponent threw on it when building the name lookup URL.
+  for (const identifier of ['\udfff\u0013\n\u0016\u0016\udfff\u0000\n\u0011\ud83d\ude00', 'quercetin\ud800']) {
+    const res = await app.inject({
+      method: 'POST', url: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'retrieve_extdb_smiles', arguments: { identifier } } }),
+    });
+    t.equal(res.statusCode, 200);
+    const result = res.json().result as { isError?: boolean; content: { text: string }[] };
+    t.notOk(result.isError, 'a result, not an error');
+    t.match(JSON.parse(result.content[0].text), { canonical_smiles: null, success: false }, 'not found');
+  }
+});
