@@ -41,7 +41,20 @@ channel.onmessage = (ev) => {
 
 const post = (m: PoolMessage) => parentPort!.postMessage(m);
 
-export default async function run({ task, args, seq, notify }: ThreadTask): Promise<ThreadOutcome> {
+/**
+ * One task at a time, even when a task awaits (PDF reading, network lookups, structure
+ * generation): the second task handed to this thread stays unstarted until the first ends, as it
+ * does behind a synchronous task. Otherwise it would run meanwhile, and a thread terminated for
+ * one task's WASM fault or time limit would take the other, started task (and its 500) with it.
+ */
+let turn: Promise<unknown> = Promise.resolve();
+export default function run(t: ThreadTask): Promise<ThreadOutcome> {
+  const outcome = turn.then(() => runOne(t));
+  turn = outcome.catch(() => {});
+  return outcome;
+}
+
+async function runOne({ task, args, seq, notify }: ThreadTask): Promise<ThreadOutcome> {
   // This thread's module faulted under an earlier task and the pool is about to terminate it:
   // leave the task unstarted, so that it is handed to another thread.
   if (rdkitFault()) await new Promise(() => {});

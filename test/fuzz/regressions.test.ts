@@ -140,3 +140,31 @@ t.test('an identifier with a lone UTF-16 surrogate is not found (it answered 500
     t.match(JSON.parse(result.content[0].text), { canonical_smiles: null, success: false }, 'not found');
   }
 });
+
+t.test('a task that awaits is not taken down by a fault of the task behind it', async (t) => {
+  // workers/thread.ts: a thread runs one task at a time. Before, the second task handed to a
+  // thread ran while the first awaited (a network lookup), and when it faulted RDKit's WASM the
+  // pool terminated the thread with both: the lookup answered 500 "worker exited".
+  const slow = createServer((_req, res) => {
+    setTimeout(() => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ PropertyTable: { Properties: [{ CID: 2519, SMILES: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C' }] } }));
+    }, 1500);
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
+  t.teardown(() => new Promise<void>((r) => slow.close(() => r())));
+  const saved = { EXTDB_URL: process.env.EXTDB_URL, MAX_HEAVY_ATOMS: process.env.MAX_HEAVY_ATOMS };
+  process.env.EXTDB_URL = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/rest/pug`;
+  // A heavy-atom limit far above what RDKit's WASM stack takes, so that a long chain faults for real.
+  process.env.MAX_HEAVY_ATOMS = '100000';
+  const { createPool, runTask } = await import('../../workers/pool.ts');
+  const pool = createPool(1);
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  t.teardown(() => pool.destroy());
+  const outcome = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: { status?: number; code?: string; detail?: unknown }) => ({ status: e.status, code: e.code, detail: e.detail }));
+  const lookup = outcome(runTask(pool, 'extdb_lookup', { identifier: 'slowthing' }, { timeoutMs: 30_000 }));
+  await new Promise((r) => setTimeout(r, 500)); // the lookup has started and awaits its answer
+  const fault = outcome(runTask(pool, 'generate_canonical_smiles', { smiles: 'C'.repeat(2000), toolkit: 'rdkit' }, { timeoutMs: 30_000 }));
+  t.match(await fault, { status: 422, code: 'wasm_fault' }, 'the faulting task: 422');
+  t.match(await lookup, { ok: { canonical_smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', success: true } }, 'the lookup before it: answered');
+});
