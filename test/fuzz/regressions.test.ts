@@ -127,6 +127,12 @@ t.test('HEAD /mcp answers the stream headers and ends (it hung with no answer)',
   }
 });
 
+t.test('known case: a 1,000-atom polyene to /convert/smiles, 32 at once, over real connections', async (t) => {
+  const polyene = 'C=C'.repeat(500);
+  const answers = await Promise.all(Array.from({ length: 32 }, () => fetch(`${base}/convert/smiles?input_text=${polyene}`).then((r) => r.status, (e: Error) => `dropped: ${e.message}`)));
+  t.same([...new Set(answers)], [422], 'every one a 422 (over the heavy-atom limit), none dropped');
+});
+
 t.test('an identifier with a lone UTF-16 surrogate is not found (it answered 500 "URI malformed")', async (t) => {
   // shared/extdb/pubchem.ts: encodeURIComponent threw on it when building the name lookup URL.
   for (const identifier of ['\udfff\u0013\n\u0016\u0016\udfff\u0000\n\u0011\ud83d\ude00', 'quercetin\ud800']) {
