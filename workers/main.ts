@@ -7,7 +7,7 @@ import closeWithGrace from 'close-with-grace';
 import { healthServer } from './health.ts';
 import { loadConfigOrExit } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
-import { startConsumers } from './consumer.ts';
+import { startConsumers, type Consumers } from './consumer.ts';
 import { createPool } from './pool.ts';
 import { Redis } from 'ioredis';
 import { SearchService } from './search/service.ts';
@@ -24,7 +24,7 @@ const log = (msg: string, extra: Record<string, unknown> = {}) =>
 
 const pool = createPool(config.WORKERS);
 const metrics = createMetrics('worker', config.RELEASE_VERSION);
-metrics.watchPool(() => pool.utilization, () => pool.threads.length);
+metrics.watchPool(() => pool.utilization, () => pool.threads.length, () => pool.wasmMemory());
 
 // Catalog structure search: this process's own index, followed from what the api publishes.
 const search = new SearchService(pool);
@@ -32,6 +32,20 @@ const searchRedis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
 searchRedis.on('error', () => {});
 const stopSearch = startWorkerSearch({ redis: searchRedis, prefix: config.QUEUE_PREFIX, service: search, log });
 
+// The health server answers from the start: a worker waiting for Redis is alive (liveness),
+// only not ready, and must not be restarted by its orchestrator for that.
+const started: { consumers?: Consumers } = {};
+const server = healthServer({
+  version: config.RELEASE_VERSION,
+  redis: searchRedis,
+  consumersRunning: () => !!started.consumers?.workers.every((w) => w.isRunning()),
+  threads: () => pool.threads.length,
+  registry: metrics.registry,
+  details: () => ({ structure_search: search.health() }),
+});
+const listening = new Promise<void>((resolve) => server.listen(config.WORKER_METRICS_PORT, config.HOST, resolve));
+
+// Waits for Redis as long as it takes (the clients reconnect by themselves).
 const consumers = await startConsumers({
   redisUrl: config.REDIS_URL,
   prefix: config.QUEUE_PREFIX,
@@ -41,19 +55,10 @@ const consumers = await startConsumers({
   observer: metrics.jobObserver,
   log,
 });
-
-const server = healthServer({
-  version: config.RELEASE_VERSION,
-  redis: searchRedis,
-  consumersRunning: () => consumers.workers.every((w) => w.isRunning()),
-  threads: () => pool.threads.length,
-  registry: metrics.registry,
-  details: () => ({ structure_search: search.health() }),
-});
-server.listen(config.WORKER_METRICS_PORT, config.HOST, () => {
-  const addr = server.address();
-  log('worker ready', { threads: config.WORKERS, metrics_port: typeof addr === 'object' && addr ? addr.port : undefined });
-});
+started.consumers = consumers;
+await listening;
+const addr = server.address();
+log('worker ready', { threads: config.WORKERS, metrics_port: typeof addr === 'object' && addr ? addr.port : undefined });
 
 // SIGTERM/SIGINT: stop taking jobs, let running ones finish within the grace period, hand the
 // rest back. An uncaught error is logged and takes the same path.

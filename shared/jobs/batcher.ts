@@ -60,6 +60,15 @@ export class Batcher {
     return true;
   }
 
+  /**
+   * The queue became unreachable: every call still waiting here fails with `error` at once (it
+   * would otherwise wait for a free place behind batches that cannot come back before Redis does).
+   * Batches in flight keep waiting for their answers.
+   */
+  failWaiting(error: AppError) {
+    for (const p of this.waiting.splice(0)) p.resolve({ ok: false, error: error.toJSON() });
+  }
+
   /** Batches in flight, oldest first, with the time they were sent. */
   pendingBatches(): { batchId: string; sent: number }[] {
     return [...this.inflight].map(([batchId, b]) => ({ batchId, sent: b.sent }));

@@ -64,6 +64,8 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
       void redis.set(keys.call(prefix, id), JSON.stringify(rec), 'EX', timeouts.resultTtlSeconds).catch(() => {});
     },
   });
+  // Redis gone: calls waiting for a free place answer 503 now, as new calls do (see run).
+  redis.on('close', () => batcher.failWaiting(unavailable(new Error('connection lost'))));
   events.on('completed', ({ jobId, returnvalue }) => batcher.complete(jobId, returnvalue));
   events.on('failed', ({ jobId, failedReason }) => batcher.fail(jobId, AppError.from(decodeFailure(failedReason))!));
 
@@ -119,6 +121,9 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
      * process then is handed to `asJob` (an ordinary job); one that left answers 504 with its id.
      */
     async run(call: BatchCall, waitMs: number, asJob: () => Promise<unknown>): Promise<unknown> {
+      // Without Redis a call would wait behind the batches in flight (they cannot come back
+      // before Redis does) instead of failing fast like every other producer: 503 at once.
+      if (redis.status !== 'ready') throw unavailable(new Error(`no connection (${redis.status})`));
       const started = Date.now();
       const pending = batcher.submit(call);
       let timer: NodeJS.Timeout | undefined;

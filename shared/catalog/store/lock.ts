@@ -1,12 +1,22 @@
 /**
  * A cross-process lock file plus an in-process queue, re-entrant within one async call chain.
- * The lock file holds the owner's pid; a lock whose owner is dead, or that is older than
- * `staleMs` (a crashed owner on another pid namespace), is broken.
+ * The lock file holds the owner's pid, host name and a random id of the owning process; a lock is
+ * broken when its owner on this host is dead, or is a dead earlier process that had our own pid
+ * (a container restarts its main process under the same pid), when it stayed empty (its owner
+ * died between creating and writing it), or when it is older than `staleMs` (a crashed owner on
+ * another host or pid namespace).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 
 const held = new AsyncLocalStorage<Set<string>>();
+/** This process among all that ever had its pid. */
+const OWNER = `${process.pid} ${hostname()} ${randomUUID()}`;
+/** An empty lock file older than this lost its owner before the owner wrote it (a write of microseconds). */
+const EMPTY_STALE_MS = 2_000;
 
 function pidAlive(pid: number): boolean {
   try {
@@ -53,9 +63,14 @@ export class FileLock {
     let delay = 2;
     for (;;) {
       try {
-        const fh = await open(this.path, 'wx');
-        await fh.writeFile(String(process.pid));
-        await fh.close();
+        // Created and written in one go (no await in between), so that only a kill between two
+        // system calls can leave it empty.
+        const fd = openSync(this.path, 'wx');
+        try {
+          writeSync(fd, OWNER);
+        } finally {
+          closeSync(fd);
+        }
         return;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -70,9 +85,13 @@ export class FileLock {
   private async breakIfStale(): Promise<void> {
     try {
       const [text, st] = await Promise.all([readFile(this.path, 'utf8'), stat(this.path)]);
-      const pid = Number(text);
-      const old = Date.now() - st.mtimeMs > this.staleMs;
-      if ((pid > 0 && pid !== process.pid && !pidAlive(pid)) || old) await unlink(this.path);
+      const age = Date.now() - st.mtimeMs;
+      // Earlier versions wrote the pid alone.
+      const [pidText, host = hostname(), id] = text.split(' ');
+      const pid = Number(pidText);
+      const here = host === hostname();
+      const dead = here && pid > 0 && (pid === process.pid ? `${pid} ${host} ${id}` !== OWNER : !pidAlive(pid));
+      if (dead || (!text && age > EMPTY_STALE_MS) || age > this.staleMs) await unlink(this.path);
     } catch {
       // vanished or half-written: try again
     }
