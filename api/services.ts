@@ -68,7 +68,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
   } else {
     const p = createPool(config.WORKERS);
     pool = p;
-    metrics.watchPool(() => p.utilization, () => p.threads.length);
+    metrics.watchPool(() => p.utilization, () => p.threads.length, () => p.wasmMemory());
     runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });
   }
   metrics.watchQueues(() => runner.depth());

@@ -11,8 +11,8 @@ export interface Metrics {
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   jobObserver: JobObserver;
-  /** Sampled at scrape time. */
-  watchPool(utilization: () => number, threads: () => number): void;
+  /** Sampled at scrape time; `wasm`: bytes of each thread's RDKit WebAssembly memory. */
+  watchPool(utilization: () => number, threads: () => number, wasm?: () => number[]): void;
   watchQueues(depth: () => Promise<QueueDepth[]>): void;
 }
 
@@ -61,7 +61,7 @@ export function createMetrics(role: 'api' | 'worker', version: string): Metrics 
         jobDuration.observe({ op, outcome }, Math.max(0, seconds));
       },
     },
-    watchPool(utilization, threads) {
+    watchPool(utilization, threads, wasm) {
       new Gauge({
         name: 'natprod_pool_utilization',
         help: 'Share of the chemistry thread pool busy since it started (Piscina utilization, 0..1)',
@@ -78,6 +78,18 @@ export function createMetrics(role: 'api' | 'worker', version: string): Metrics 
           this.set(threads());
         },
       });
+      if (wasm) {
+        new Gauge({
+          name: 'natprod_wasm_memory_bytes',
+          help: 'RDKit WebAssembly memory of each chemistry thread (it never shrinks: growth over time is a leak)',
+          labelNames: ['thread'] as const,
+          registers: [registry],
+          collect() {
+            this.reset();
+            wasm().forEach((bytes, i) => this.set({ thread: String(i) }, bytes));
+          },
+        });
+      }
     },
     watchQueues(depth) {
       // Each gauge samples at scrape time; depth() is a cheap count (a few Redis commands).

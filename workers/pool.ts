@@ -73,7 +73,7 @@ export class ChemPool {
 
   constructor(threads: number, log: (msg: string, err: unknown) => void = defaultLog) {
     const data: ThreadData = {
-      slots: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (1 + 2 * SLOT_COUNT)),
+      slots: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (1 + 3 * SLOT_COUNT)),
       states: new SharedArrayBuffer(STATE_RING),
       channel: `natprod-pool-${randomUUID()}`,
     };
@@ -107,6 +107,16 @@ export class ChemPool {
 
   get utilization() {
     return this.piscina.utilization;
+  }
+
+  /** Bytes of each live thread's RDKit WebAssembly memory, as the threads last wrote it. */
+  wasmMemory(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < SLOT_COUNT; i++) {
+      const id = Atomics.load(this.slots, 1 + i);
+      if (id && this.piscina.threads.some((w) => w.threadId === id)) out.push(Atomics.load(this.slots, 1 + 2 * SLOT_COUNT + i) * 65_536);
+    }
+    return out;
   }
 
   /** Tasks waiting for a thread, and tasks running. */

@@ -20,7 +20,8 @@ export const stateIndex = (seq: number) => seq & (STATE_RING - 1);
 
 /**
  * Given to every thread at start (Piscina's workerData).
- * `slots` (Int32): [0] the next free slot; [1 + i] the threadId in slot i; [1 + SLOT_COUNT + i] the task number slot i runs (0: none).
+ * `slots` (Int32): [0] the next free slot; [1 + i] the threadId in slot i; [1 + SLOT_COUNT + i] the task number slot i runs (0: none);
+ * [1 + 2 * SLOT_COUNT + i] the WebAssembly memory of slot i's RDKit in 64 KiB pages (written after each task).
  */
 export interface ThreadData {
   slots: SharedArrayBuffer;

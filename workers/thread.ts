@@ -8,7 +8,7 @@
  * the thread, and a fresh one (with a fresh RDKit) takes its place.
  */
 import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
-import { loadRDKit, rdkitFault } from '../shared/chem/core/rdkit.ts';
+import { loadRDKit, rdkitFault, wasmMemoryBytes } from '../shared/chem/core/rdkit.ts';
 import { AppError } from '../shared/errors.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
@@ -27,6 +27,8 @@ const slot = Atomics.add(slots, 0, 1) % SLOT_COUNT;
 const running = 1 + SLOT_COUNT + slot;
 Atomics.store(slots, 1 + slot, threadId);
 Atomics.store(slots, running, 0);
+const wasmPages = 1 + 2 * SLOT_COUNT + slot;
+Atomics.store(slots, wasmPages, wasmMemoryBytes() / 65_536);
 
 /** The task running now; `aborted` is its controller once the task asked for its signal. */
 let current: { seq: number; aborted?: AbortController; abortRequested?: boolean } | undefined;
@@ -105,5 +107,6 @@ async function runOne({ task, args, seq, notify }: ThreadTask): Promise<ThreadOu
     }
     if (current?.seq === seq) current = undefined;
     Atomics.compareExchange(slots, running, seq, 0);
+    Atomics.store(slots, wasmPages, wasmMemoryBytes() / 65_536);
   }
 }

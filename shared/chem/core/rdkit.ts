@@ -13,17 +13,46 @@ export type { Mol };
 
 let loading: Promise<RDKit> | undefined;
 let fault: Error | undefined;
+let memory: { buffer: ArrayBuffer } | undefined;
+
+/** Bytes of this thread's RDKit WebAssembly memory (it never shrinks); 0 before it is loaded. */
+export function wasmMemoryBytes(): number {
+  return memory?.buffer.byteLength ?? 0;
+}
 
 export function loadRDKit(): Promise<RDKit> {
   // The package is CommonJS whose typings declare an ES default export; at run time the
   // imported value is the factory itself.
   const factory = rdkitPackage as unknown as () => Promise<RDKit>;
-  loading ??= factory().then((rdkit) => {
+  loading ??= captureMemory(factory).then((rdkit) => {
     rdkit.disable_logging();
     watchFaults(rdkit);
     return rdkit;
   });
   return loading;
+}
+
+/**
+ * The module keeps its WebAssembly.Memory private: the instantiation is observed while the
+ * factory runs to find the exported memory (for the `natprod_wasm_memory_bytes` gauge).
+ */
+async function captureMemory(factory: () => Promise<RDKit>): Promise<RDKit> {
+  const wasm = (globalThis as unknown as { WebAssembly: Record<string, unknown> }).WebAssembly;
+  const Memory = wasm.Memory as abstract new (...a: never[]) => { buffer: ArrayBuffer };
+  const originals = { instantiate: wasm.instantiate, instantiateStreaming: wasm.instantiateStreaming };
+  for (const [name, fn] of Object.entries(originals)) {
+    if (typeof fn !== 'function') continue;
+    wasm[name] = async (...args: unknown[]) => {
+      const result = (await (fn as (...a: unknown[]) => Promise<{ instance?: { exports: Record<string, unknown> } }>).apply(wasm, args));
+      for (const v of Object.values(result?.instance?.exports ?? {})) if (v instanceof Memory) memory ??= v;
+      return result;
+    };
+  }
+  try {
+    return await factory();
+  } finally {
+    Object.assign(wasm, originals);
+  }
 }
 
 /**
