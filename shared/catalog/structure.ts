@@ -80,12 +80,10 @@ export class StructureSearch {
    */
   async page(q: StructureQuery, offset: number, limit: number, count = false): Promise<StructureHits> {
     if (q.type === 'exact') {
-      const filter = await this.exactFilter(q.query, q.use_chirality ?? true, q.query_type);
-      const [total, docs] = await Promise.all([
-        this.store.count('molecules', filter),
-        this.store.find('molecules', filter, { fields: ['id'], sort: [{ field: 'id', dir: 1, nulls: 'last' }], skip: offset, limit }),
-      ]);
-      return { ids: docs.map((d) => d.id), total, more: offset + docs.length < total };
+      // Exact hits are few (stereoisomers at most): one store call lists them all.
+      const all = await this.exactIds(q.query, q.use_chirality ?? true, q.query_type);
+      const ids = all.slice(offset, offset + limit);
+      return { ids, total: all.length, more: offset + ids.length < all.length };
     }
     if (q.type === 'similarity') return this.scan(q, offset, limit);
     // A SMARTS query has no InChIKey: nothing is listed first then.
