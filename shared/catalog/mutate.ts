@@ -41,7 +41,8 @@ function structureSites(ops: Op[]): Site[] {
   for (const w of allWrites(ops)) {
     const smiles = w.attributes.canonical_smiles;
     if (w.target.name !== 'molecules' || !writesAttributes(w)) continue;
-    if (typeof smiles !== 'string' || !smiles.trim()) continue;
+    // A blank string is a site too: it is refused, never stored beside the old derived fields.
+    if (typeof smiles !== 'string') continue;
     const owners = 'rel' in w ? (w.operation === 'create' ? [] : w.keys) : w.key !== undefined ? [w.key] : [];
     out.push({ w, key: `${w.path}.attributes.canonical_smiles`, owners });
   }
@@ -52,6 +53,7 @@ async function deriveAll(sites: Site[], derive: Derive, e: Errors) {
   await Promise.all(
     sites.map(async (s) => {
       if (s.owners.length > 1) return e.add(s.key, `The ${s.key} field cannot set one structure on ${s.owners.length} molecules.`);
+      if (!(s.w.attributes.canonical_smiles as string).trim()) return e.add(s.key, `The ${s.key} field must be a structure (SMILES or molblock), not blank.`);
       try {
         s.w.derived = await derive({ structure: s.w.attributes.canonical_smiles as string });
       } catch (err) {

@@ -113,3 +113,18 @@ for (const kind of storeKinds()) {
     });
   });
 }
+
+t.test('a blank structure is refused on create and update, and nothing stored changes', async (t) => {
+  const b = await build(t);
+  const created = await b.call('POST', '/api/molecules/mutate', { mutate: [{ operation: 'create', attributes: { canonical_smiles: 'CCO' } }] });
+  t.equal(created.status, 200, JSON.stringify(created.json));
+  const id = created.json.created[0];
+  const before = await b.store.findOne('molecules', { id });
+  for (const op of [{ operation: 'create', attributes: { canonical_smiles: '   ' } }, { operation: 'update', key: id, attributes: { canonical_smiles: ' \t' } }]) {
+    const res = await b.call('POST', '/api/molecules/mutate', { mutate: [op] });
+    t.equal(res.status, 422, `${op.operation}: 422`);
+    t.match(res.json.message, /not blank/);
+  }
+  t.same(await b.store.findOne('molecules', { id }), before, 'the stored molecule is unchanged');
+  t.equal(await b.store.count('molecules', {}), 1, 'nothing created');
+});
