@@ -28,15 +28,13 @@
  * directory (printed). Exits non-zero only if the service cannot start in some mode.
  */
 import autocannon, { type Result } from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { readImportFile } from '../shared/catalog/import/parse.ts';
 import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
+import { dropKeys, freePort, realPid, rssMB, running, sleep, startService, stopService, type Service } from './services.ts';
 
 const env = process.env;
 const num = (name: string, dflt: number) => (env[name] ? Number(env[name]) : dflt);
@@ -48,7 +46,6 @@ const TRIALS = num('BENCH_TRIALS', 1);
 const REQUESTS = num('BENCH_REQUESTS', 0);
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
 const list = (v: string | undefined, dflt: string) => (v ?? dflt).split(',').map((s) => s.trim()).filter(Boolean);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORES = availableParallelism();
 const TMP = mkdtempSync(join(tmpdir(), 'natprod-bench-http-'));
 const RUN_ID = `natprod-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -79,86 +76,19 @@ for await (const row of readImportFile(LOTUS)) if (row.molecule) distinct.add(ro
 const SMILES = [...distinct].map(encodeURIComponent);
 
 // --- processes -----------------------------------------------------------------------------
-interface Proc { name: string; script: string; child: ChildProcess; log: string; health: string }
-const running = new Set<Proc>();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-// What the bench may have in its own environment must not leak into the service: each mode says
-// exactly where its store, Redis and threads are.
-const INHERITED = Object.fromEntries(
-  Object.entries(env).filter(([k]) => !['REDIS_URL', 'MONGO_URL', 'WORKERS', 'QUEUE_PREFIX', 'PORT', 'WORKER_METRICS_PORT', 'DATA_DIR'].includes(k)),
-);
-
-function start(name: string, script: string, vars: Record<string, string>, healthPort: number): Proc {
-  const log = join(TMP, `${name.replace(":", "-")}.log`);
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
-    // A short shutdown grace: nothing in flight matters once a mode is measured.
-    // Limits off: the load comes from one address (docs/operations.md).
-    env: { ...INHERITED, HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL, SHUTDOWN_GRACE_MS: '2000', RATE_LIMIT_QUICK: '0', RATE_LIMIT_LONG: '0', ...vars },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd); // the child holds its own copy
-  const p = { name, script, child, log, health: `http://127.0.0.1:${healthPort}/health` };
-  running.add(p);
-  return p;
-}
+type Proc = Service;
+const start = (name: string, script: string, vars: Record<string, string>, port: number): Proc => startService(name, script, { LOG_LEVEL, ...vars }, port, TMP);
+const stop = stopService;
 
 async function healthy(p: Proc, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
+  const health = `${p.base}/health`;
   while (Date.now() < until) {
     if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}) before answering /health; see ${p.log}`);
-    if (await fetch(p.health, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return;
+    if (await fetch(health, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return;
     await sleep(250);
   }
-  throw new Error(`${p.name} did not answer ${p.health} within ${timeoutMs / 1000} s; see ${p.log}`);
-}
-
-async function stop(p: Proc, graceMs = 10_000): Promise<void> {
-  running.delete(p);
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise((r) => p.child.once('exit', r));
-  p.child.kill('SIGTERM');
-  const kill = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(kill);
-}
-
-const children = (pid: number): number[] => {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
-};
-const cmdline = (pid: number) => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } };
-/**
- * The process that runs the script. `node --import tsx x.ts` is that process itself (tsx is a
- * loader hook in it, and Piscina's threads are threads, not processes), but were the child a
- * wrapper (npx tsx, a shell), the real one would be below it; helpers it starts (esbuild) are not.
- */
-function realPid(pid: number, script: string): number {
-  const inner = children(pid).find((c) => cmdline(c).includes(script));
-  return inner ? realPid(inner, script) : pid;
-}
-function rssMB(p: Proc): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${realPid(p.child.pid!, p.script)}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : NaN;
-  } catch {
-    return NaN;
-  }
+  throw new Error(`${p.name} did not answer ${health} within ${timeoutMs / 1000} s; see ${p.log}`);
 }
 
 // --- measurement ---------------------------------------------------------------------------
@@ -185,7 +115,7 @@ function load(base: string, route: string, seconds: number, from: number, amount
 
 function figures(r: Result, procs: Proc[]): Figures {
   const codes = Object.entries(r.statusCodeStats).filter(([c]) => !c.startsWith('2')).map(([c, s]) => `${c}×${s.count}`).join(' ');
-  const rss = Object.fromEntries(procs.map((p) => [p.name.replace(/^[^:]+:/, ''), rssMB(p)]));
+  const rss = Object.fromEntries(procs.map((p) => [p.name.replace(/^[^:]+:/, ''), Math.round(rssMB(p))]));
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ratio: r.latency.p99 / r.latency.p50, non2xx: r.non2xx, codes, errors: r.errors, timeouts: r.timeouts, rss };
 }
 
@@ -255,16 +185,6 @@ async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Li
 }
 
 /** Removes the run's BullMQ keys: finished jobs would otherwise stay in Redis for JOB_RESULT_TTL. */
-async function dropKeys(url: string, prefix: string): Promise<void> {
-  const r = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    for await (const keys of r.scanStream({ match: `${prefix}:*`, count: 1000 })) if ((keys as string[]).length) await r.unlink(...(keys as string[]));
-  } catch (e) {
-    console.log(`  (could not remove ${prefix}:* from Redis: ${(e as Error).message})`);
-  } finally {
-    r.disconnect();
-  }
-}
 
 // --- main ----------------------------------------------------------------------------------
 process.on('SIGINT', () => void Promise.all([...running].map((p) => stop(p, 3000))).then(() => process.exit(130)));

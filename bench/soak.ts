@@ -43,15 +43,14 @@
  * or more than 1 % of the requests failed, 2 when a mode could not start.
  */
 import autocannon, { type Options, type Request, type Result } from 'autocannon';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync} from 'node:child_process';
+import { cpSync, mkdtempSync} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { readImportFile } from '../shared/catalog/import/parse.ts';
 import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
+import { dropKeys, freePort, INHERITED, rssMB, running, ROOT, startService, stopService, type Service } from './services.ts';
 
 // Fields of autocannon this bench uses beyond bench/autocannon.d.ts.
 declare module 'autocannon' {
@@ -83,7 +82,6 @@ const WORKER_THREADS = num('SOAK_WORKER_THREADS', CORES);
 const MODE = env.SOAK_MODE ?? 'both';
 if (!['inline', 'distributed', 'both'].includes(MODE)) throw new Error(`SOAK_MODE: inline, distributed or both, not ${MODE}`);
 const MODES = MODE === 'both' ? ['inline', 'distributed'] : [MODE];
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TMP = mkdtempSync(join(tmpdir(), 'natprod-soak-'));
 const RUN_ID = `natprod-soak-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,76 +137,29 @@ function mixRequest(token: string): Request {
 }
 
 // --- processes ------------------------------------------------------------------------------
-interface Proc { name: string; child: ChildProcess; log: string; health: string; metrics: string }
-const running = new Set<Proc>();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-const INHERITED = Object.fromEntries(
-  Object.entries(env).filter(([k]) => !['REDIS_URL', 'MONGO_URL', 'WORKERS', 'QUEUE_PREFIX', 'PORT', 'WORKER_METRICS_PORT', 'DATA_DIR', 'SEED_DEMO'].includes(k)),
-);
-
-function start(name: string, script: string, vars: Record<string, string>, port: number): Proc {
-  const log = join(TMP, `${name}.log`);
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
-    // Limits off: the load comes from one address (docs/operations.md).
-    env: { ...INHERITED, HOST: '127.0.0.1', SEED_DEMO: 'false', SHUTDOWN_GRACE_MS: '2000', RATE_LIMIT_QUICK: '0', RATE_LIMIT_LONG: '0', RATE_LIMIT_WRITES: '0', LONG_JOBS_PER_CLIENT: '0', ...vars },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const base = `http://127.0.0.1:${port}`;
-  const p = { name, child, log, health: `${base}/health`, metrics: `${base}/metrics` };
-  running.add(p);
-  return p;
-}
-
-async function stop(p: Proc, graceMs = 15_000): Promise<void> {
-  running.delete(p);
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise((r) => p.child.once('exit', r));
-  p.child.kill('SIGTERM');
-  const kill = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(kill);
-}
+type Proc = Service;
+const start = (name: string, script: string, vars: Record<string, string>, port: number): Proc => startService(name, script, vars, port, TMP);
+const stop = (p: Proc, graceMs = 15_000) => stopService(p, graceMs);
 
 /** Polls /health until `ok(body)` holds. */
 async function until(p: Proc, what: string, ok: (body: Record<string, any>) => boolean, timeoutMs = 300_000): Promise<Record<string, any>> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`${p.name} exited (${p.child.exitCode ?? p.child.signalCode}); see ${p.log}`);
-    const body = await fetch(p.health, { signal: AbortSignal.timeout(5_000) }).then((r) => r.json() as Promise<Record<string, any>>, () => undefined);
+    const body = await fetch(`${p.base}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.json() as Promise<Record<string, any>>, () => undefined);
     if (body && ok(body)) return body;
     await sleep(500);
   }
   throw new Error(`${p.name}: ${what} not reached within ${timeoutMs / 1000} s; see ${p.log}`);
 }
 
-function rssMB(p: Proc): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${p.child.pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
 
 /**
  * From the process's /metrics: bytes of each RDKit thread's WebAssembly memory, and the main
  * thread's V8 heap in use (the chemistry threads' own heaps are not reported; they are in RSS).
  */
 async function scrape(p: Proc): Promise<{ wasm: number[]; heap: number }> {
-  const text = await fetch(p.metrics, { signal: AbortSignal.timeout(5_000) }).then((r) => r.text(), () => '');
+  const text = await fetch(`${p.base}/metrics`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.text(), () => '');
   const lines = text.split('\n');
   const value = (l: string) => Number(l.slice(l.lastIndexOf(' ') + 1));
   const heap = lines.find((l) => l.startsWith('nodejs_heap_size_used_bytes'));
@@ -391,16 +342,6 @@ async function soakMode(mode: string, template: { dir: string; token: string }, 
 }
 
 /** Removes the run's keys from Redis (finished jobs would stay for JOB_RESULT_TTL). */
-async function dropKeys(url: string, prefix: string): Promise<void> {
-  const r = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    for await (const keys of r.scanStream({ match: `${prefix}:*`, count: 1000 })) if ((keys as string[]).length) await r.unlink(...(keys as string[]));
-  } catch (e) {
-    console.log(`   (could not remove ${prefix}:* from Redis: ${(e as Error).message})`);
-  } finally {
-    r.disconnect();
-  }
-}
 
 // --- main -------------------------------------------------------------------------------------
 process.on('SIGINT', () => void Promise.all([...running].map((p) => stop(p, 3000))).then(() => process.exit(130)));

@@ -6,26 +6,17 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
+import { answers as redisAnswers, freePort } from '../helpers/redis.ts';
+
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Tap = { teardown: (fn: () => unknown) => void; comment: (...a: unknown[]) => void };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 export function tempDir(t: Tap, name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `natprod-fault-${name}-`));
@@ -36,19 +27,6 @@ export function tempDir(t: Tap, name: string): string {
 /** Whether a redis-server binary can be started here (the Redis fault tests need their own). */
 export function haveRedisServer(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
-async function answers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 500, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
 }
 
 /**
@@ -72,7 +50,7 @@ export class OwnRedis {
     this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
     const until = Date.now() + 10_000;
     while (Date.now() < until) {
-      if (await answers(this.url)) return;
+      if (await redisAnswers(this.url, 500)) return;
       await sleep(50);
     }
     throw new Error(`redis-server on port ${this.port} did not answer`);

@@ -7,8 +7,9 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
-async function answers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+/** Whether a Redis server answers PING at `url` within `timeoutMs`. */
+export async function answers(url: string, timeoutMs = 1000): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: timeoutMs, retryStrategy: () => null });
   r.on('error', () => {});
   try {
     await r.connect();
@@ -20,7 +21,7 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.listen(0, '127.0.0.1', () => {
