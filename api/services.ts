@@ -6,7 +6,7 @@
 import type { Config } from '../shared/config.ts';
 import { openStore } from '../shared/catalog/store/open.ts';
 import type { CatalogStore } from '../shared/catalog/store/types.ts';
-import type { DeriveInput, DerivedMolecule } from '../shared/catalog/derived.ts';
+import type { DeriveInput, DerivedMolecule, SearchFeed } from '../shared/chem/catalog/ports.ts';
 import type { SeedHandle } from '../shared/catalog/import/demo.ts';
 import { createBullRunner } from '../shared/jobs/bullmq.ts';
 import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
@@ -16,7 +16,7 @@ import { createMetrics, type Metrics } from '../shared/metrics.ts';
 import { createPool, type ChemPool } from '../workers/pool.ts';
 import { Redis } from 'ioredis';
 import { StructureSearch } from '../shared/catalog/structure.ts';
-import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus, type SearchFeed } from '../shared/catalog/structure-feed.ts';
+import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from '../shared/catalog/structure-feed.ts';
 import { SearchService } from '../workers/search/service.ts';
 import { RedisSearchPublisher } from '../workers/search/redis-feed.ts';
 

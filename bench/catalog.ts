@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import catalogPlugin from '../api/catalog/plugin.ts';
 import { ensureUser, issueToken } from '../shared/catalog/auth.ts';
-import type { DerivedMolecule } from '../shared/catalog/derived.ts';
+import type { DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import { DEMO_FILES, importDemo } from '../shared/catalog/import/demo.ts';
 import { readImportFile } from '../shared/catalog/import/parse.ts';
 import { openStore } from '../shared/catalog/store/open.ts';

@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors.ts';
 import { runAction } from '../../shared/catalog/actions.ts';
 import { authenticate, login, revokeToken } from '../../shared/catalog/auth.ts';
 import { BackgroundWork } from '../../shared/catalog/background.ts';
-import type { DeriveInput, DerivedMolecule } from '../../shared/catalog/derived.ts';
+import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { mutate } from '../../shared/catalog/mutate.ts';
 import { destroy, detail } from '../../shared/catalog/operations.ts';
 import { can } from '../../shared/catalog/policy.ts';

@@ -5,7 +5,8 @@
  * collections up to date.
  */
 import { refreshMoleculeCounts, touchedNone } from './counts.ts';
-import { derivedFields, type Derive, type DerivedMolecule } from './derived.ts';
+import type { DerivedMolecule } from '../chem/catalog/ports.ts';
+import { derivedFields, type Derive } from './derived.ts';
 import { allWrites, parseMutate, type Op, type RelOp } from './mutate-parse.ts';
 import { can } from './policy.ts';
 import { hashUserPasswords } from './users.ts';

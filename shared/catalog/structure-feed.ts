@@ -8,15 +8,8 @@
  */
 import type { JobRunner } from '../jobs/types.ts';
 import { FP_VERSION, type StoredFingerprints } from '../chem/catalog/search-fingerprints.ts';
-import type { RowInput } from '../chem/catalog/search-rows.ts';
+import type { RowInput, SearchFeed } from '../chem/catalog/ports.ts';
 import type { CatalogStore, CollectionName, Doc } from './store/types.ts';
-
-export interface SearchFeed {
-  put(rows: RowInput[]): Promise<void>;
-  remove(ids: number[]): Promise<void>;
-  /** Replaces the whole index with the store's molecules. */
-  rebuild(pages: () => AsyncIterable<RowInput[]>, expected: number): Promise<void>;
-}
 
 const rowOf = (d: Doc): RowInput => ({ id: d.id, smiles: d.canonical_smiles as string, fingerprints: d.fingerprints });
 

@@ -8,9 +8,8 @@
  */
 import { loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
-import type { CatalogStore } from '../catalog/store/types.ts';
 import { extdbBudgetMs, type ExtdbAnswer } from '../ops/extdb.tasks.ts';
-import type { ApiContext } from '../ops/types.ts';
+import type { ApiContext, CatalogReader } from '../ops/types.ts';
 import { OpsinError } from './opsin.ts';
 import { OPSIN_INSTALL_HINT } from './opsin-setup.ts';
 import { sharedOpsin } from './service.ts';
@@ -52,7 +51,7 @@ async function canonical(ctx: ApiContext, smiles: string): Promise<string | null
 }
 
 /** Catalog molecules that carry the name; the first one's structure, with a caveat if they differ. */
-export async function catalogByName(store: CatalogStore, name: string): Promise<{ smiles: string; identifier: string; others: number } | null> {
+export async function catalogByName(store: CatalogReader, name: string): Promise<{ smiles: string; identifier: string; others: number } | null> {
   const variants = nameVariants(name);
   const docs = await store.find(
     'molecules',

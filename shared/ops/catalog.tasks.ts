@@ -4,7 +4,7 @@
  * The api never loads RDKit, so it enqueues these and uses what comes back.
  */
 import { z } from 'zod';
-import type { DeriveInput, DerivedMolecule } from '../catalog/derived.ts';
+import type { DeriveInput, DerivedMolecule } from '../chem/catalog/ports.ts';
 import { deriveMolecule } from '../chem/catalog/derive.ts';
 import { inchikey, molblock2D } from '../chem/convert/convert.ts';
 import { indexRows, type RowInput } from '../chem/catalog/search-rows.ts';

@@ -7,10 +7,9 @@
 import { z } from 'zod';
 import { loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
-import type { CatalogStore } from '../catalog/store/types.ts';
 import { inputTypeOf } from '../extdb/identifier.ts';
 import { extdbBudgetMs, type ExtdbAnswer } from './extdb.tasks.ts';
-import { defineOp, type ApiContext } from './types.ts';
+import { defineOp, type ApiContext, type CatalogReader } from './types.ts';
 
 const OP = 'retrieve_extdb_smiles';
 
@@ -21,7 +20,7 @@ function nameVariants(s: string): string[] {
 }
 
 /** The stored canonical SMILES of the catalog molecule the identifier names, if any. */
-export async function catalogSmiles(store: CatalogStore, identifier: string): Promise<string | null> {
+export async function catalogSmiles(store: CatalogReader, identifier: string): Promise<string | null> {
   const doc = await store.findOne('molecules', {
     $or: [
       { identifier },

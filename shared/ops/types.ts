@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import type { RDKit } from '../chem/core/rdkit.ts';
 import type { JobRunner } from '../jobs/types.ts';
-import type { CatalogStore } from '../catalog/store/types.ts';
 
 export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 'text/html';
 
@@ -60,10 +59,23 @@ export interface OpExample {
   query: Record<string, string>;
 }
 
+/** A catalog record as the api-side handlers read it. */
+export type CatalogDoc = { id: number; [field: string]: unknown };
+
+/**
+ * The catalog reads api-side handlers make: molecules by exact field values. The catalog's store
+ * (api/catalog/store/types.ts) satisfies it; this narrow port keeps the catalog's own types out
+ * of shared/ and of the workers, which import this module for `TaskContext`.
+ */
+export interface CatalogReader {
+  find(coll: 'molecules', filter: Record<string, unknown>, opts?: { limit?: number; fields?: string[] }): Promise<CatalogDoc[]>;
+  findOne(coll: 'molecules', filter: Record<string, unknown>): Promise<CatalogDoc | null>;
+}
+
 /** What an api-side handler may use. */
 export interface ApiContext {
   runner: JobRunner;
-  store?: CatalogStore;
+  store?: CatalogReader;
   /** Absolute base of this service as the client sees it, e.g. `http://host:8000`, for status URLs. */
   baseUrl: string;
   /** Prefix the request came in under (`/latest`, `/v1` or ''), so answers link back consistently. */

@@ -37,7 +37,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
 import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import type { DeriveInput } from '../../shared/catalog/derived.ts';
+import type { DeriveInput } from '../../shared/chem/catalog/ports.ts';
 import { importDemo, seedDemoIfEmpty } from '../../shared/catalog/import/demo.ts';
 import { openStore } from '../../shared/catalog/store/open.ts';
 import type { CatalogStore } from '../../shared/catalog/store/types.ts';

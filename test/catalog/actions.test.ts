@@ -4,7 +4,7 @@
  * validation, status order. Runs on every store kind.
  */
 import t from 'tap';
-import type { DeriveInput } from '../../shared/catalog/derived.ts';
+import type { DeriveInput } from '../../shared/chem/catalog/ports.ts';
 import { build, fakeDerive, seed, storeKinds } from './helper.ts';
 
 for (const kind of storeKinds()) {

@@ -19,7 +19,7 @@
 import t from 'tap';
 import { DEMO_FILES } from '../../shared/catalog/import/demo.ts';
 import { readImportFile } from '../../shared/catalog/import/parse.ts';
-import type { DerivedMolecule, DerivedProperties } from '../../shared/catalog/derived.ts';
+import type { DerivedMolecule, DerivedProperties } from '../../shared/chem/catalog/ports.ts';
 import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';

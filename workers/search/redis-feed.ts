@@ -13,8 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../shared/errors.ts';
-import type { RowInput } from '../../shared/chem/catalog/search-rows.ts';
-import type { SearchFeed } from '../../shared/catalog/structure-feed.ts';
+import type { RowInput, SearchFeed } from '../../shared/chem/catalog/ports.ts';
 import type { SearchService } from './service.ts';
 
 export const searchKeys = (prefix: string) => ({

@@ -4,7 +4,8 @@
  * promise: a structure that is already being derived is not sent to a worker a second time.
  */
 import { AppError } from '../../errors.ts';
-import type { Derive, DerivedMolecule } from '../derived.ts';
+import type { DerivedMolecule } from '../../chem/catalog/ports.ts';
+import type { Derive } from '../derived.ts';
 
 /** A derivation, or the client error (unparsable structure) that rejects the row. */
 export type Derived = DerivedMolecule | AppError;

@@ -21,7 +21,7 @@
  * original, standardized and parent structures, so a catalog molecule and the pre-processing
  * of the same structure agree. The catalog stores the structure as submitted (not standardized).
  */
-import type { DeriveInput, DerivedMolecule, DerivedProperties } from '../../catalog/derived.ts';
+import type { DeriveInput, DerivedMolecule, DerivedProperties } from './ports.ts';
 import { AppError } from '../../errors.ts';
 import { detectFormat, withMol, type Mol, type RDKit } from '../core/rdkit.ts';
 import { pyRound } from '../core/format.ts';
