@@ -14,6 +14,17 @@
  * - cooperative abort of a running task: one BroadcastChannel per pool;
  * - `started`/`progress` messages (only when the caller listens) and WASM faults: the thread's
  *   parentPort, which Piscina re-emits as the pool's `message` event.
+ *
+ * Batches. A quick task (one whose caller listens to neither its start nor its progress) waits in
+ * the pool's own first-in-first-out queue and travels in a batch: while fewer than
+ * `threads × TASKS_PER_THREAD` messages are in flight, the queue's head goes out at once, as one
+ * message. Alone when the threads keep up (no added latency), several per message when they do
+ * not: under load a task costs a fraction of a message each way (one structured clone, one
+ * wake-up of the thread, one answer) instead of a whole one. A batch takes at most its share of
+ * the queue (queue / threads, at most MAX_BATCH), so that no thread idles while another works
+ * through a long batch. Each task of a batch keeps its own time limit, cancellation, started
+ * state and outcome; a thread that dies takes none of its siblings' answers with it (they are
+ * pure computations: a task not finished when its thread died is run again elsewhere).
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
@@ -21,7 +32,7 @@ import { Piscina } from 'piscina';
 import { AppError } from '../shared/errors.ts';
 import {
   SLOT_COUNT, STATE_RING, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
-  type PoolMessage, type ThreadData, type ThreadOutcome, type ThreadTask,
+  type BatchOutcome, type PoolMessage, type ThreadBatch, type ThreadData, type ThreadOutcome, type ThreadTask,
 } from './protocol.ts';
 
 export interface RunHooks {
@@ -50,11 +61,20 @@ const ABORT_GRACE_MS = 1_000;
  * handed to a thread that died before starting it is handed to another one.
  */
 const TASKS_PER_THREAD = 2;
+/** Most quick tasks in one message. */
+const MAX_BATCH = 16;
+/** Times a task is handed to another thread after the one holding it died or faulted before running it. */
+const MAX_HAND_OVERS = 3;
 
 interface InFlight {
   seq: number;
   task: string;
+  args: unknown;
   hooks: RunHooks;
+  handedOver: number;
+  /** Settles the task's work with its outcome (batched tasks). */
+  resolve?: (v: unknown) => void;
+  reject?: (e: unknown) => void;
   /** Why the task was stopped (timeout, cancellation, WASM fault), once it was. */
   reason?: AppError;
   isStarted: boolean;
@@ -63,15 +83,22 @@ interface InFlight {
 }
 
 export class ChemPool {
-  readonly piscina: Piscina<ThreadTask, ThreadOutcome>;
+  readonly piscina: Piscina<ThreadTask | ThreadBatch, ThreadOutcome>;
   private readonly slots: Int32Array;
   private readonly states: Uint8Array;
   private readonly channel: BroadcastChannel;
   private readonly inflight = new Map<number, InFlight>();
   private seq = 0;
   private readonly local = new Map<string, LocalTask>();
+  /** Quick tasks waiting to go out in a batch, first in first out. */
+  private queue: InFlight[] = [];
+  private batchesInFlight = 0;
+  /** Messages sent to the threads and tasks they carried, since the start (bench/pool.ts, tests). */
+  readonly sent = { messages: 0, tasks: 0 };
+  private readonly size: number;
 
   constructor(threads: number, log: (msg: string, err: unknown) => void = defaultLog) {
+    this.size = threads;
     const data: ThreadData = {
       slots: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (1 + 3 * SLOT_COUNT)),
       states: new SharedArrayBuffer(STATE_RING),
@@ -81,7 +108,7 @@ export class ChemPool {
     this.states = new Uint8Array(data.states);
     this.channel = new BroadcastChannel(data.channel);
     this.channel.unref();
-    this.piscina = new Piscina<ThreadTask, ThreadOutcome>({
+    this.piscina = new Piscina<ThreadTask | ThreadBatch, ThreadOutcome>({
       filename: new URL('./thread-entry.mjs', import.meta.url).href,
       // RDKit takes ~0.5 s to load: keep every thread alive for the life of the pool.
       minThreads: threads,
@@ -121,7 +148,7 @@ export class ChemPool {
 
   /** Tasks waiting for a thread, and tasks running. */
   load(): { waiting: number; active: number } {
-    const waiting = this.piscina.queueSize;
+    const waiting = this.piscina.queueSize + this.queue.length;
     return { waiting, active: Math.max(0, this.inflight.size - waiting) };
   }
 
@@ -170,7 +197,7 @@ export class ChemPool {
     this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
     const seq = this.seq;
     Atomics.store(this.states, stateIndex(seq), TASK_PENDING);
-    const entry: InFlight = { seq, task, hooks, isStarted: false };
+    const entry: InFlight = { seq, task, args, hooks, handedOver: 0, isStarted: false };
     this.inflight.set(seq, entry);
     const notify = !!(hooks.onStart || hooks.onProgress);
 
@@ -186,9 +213,10 @@ export class ChemPool {
     const early = new Promise<never>((_, reject) => {
       entry.settle = reject;
     });
-    let handedOver = 0;
-    const attempt = (): Promise<unknown> =>
-      this.piscina.run({ task, args, seq, notify }).then(
+    const attempt = (): Promise<unknown> => {
+      this.sent.messages++;
+      this.sent.tasks++;
+      return this.piscina.run({ task, args, seq, notify }).then(
         (outcome) => {
           // The outcome can overtake the `started` message: the task did run.
           this.markStarted(entry);
@@ -199,12 +227,13 @@ export class ChemPool {
         (e: unknown) => {
           if (entry.reason) throw entry.reason;
           // It waited in the port of a thread that died (another task's fault or time limit): run it elsewhere.
-          if (Atomics.load(this.states, stateIndex(seq)) === TASK_PENDING && !this.closing && handedOver++ < 3) return attempt();
+          if (Atomics.load(this.states, stateIndex(seq)) === TASK_PENDING && !this.closing && entry.handedOver++ < MAX_HAND_OVERS) return attempt();
           // Piscina rejects when the thread exits or crashes under a running task.
-          throw AppError.from(e) ?? new AppError(500, `Worker thread failed while running ${task}: ${(e as Error)?.message ?? e}`, 'worker_crash');
+          throw threadDied(task, e);
         },
       );
-    const work = attempt();
+    };
+    const work = notify ? attempt() : this.enqueue(entry);
     const done = Promise.race([work, early]).finally(() => {
       clearTimeout(timer);
       hooks.signal?.removeEventListener('abort', onAbort);
@@ -216,6 +245,75 @@ export class ChemPool {
       cancel: onAbort,
       started: () => entry.isStarted || Atomics.load(this.states, stateIndex(seq)) === TASK_STARTED,
     });
+  }
+
+  private enqueue(entry: InFlight): Promise<unknown> {
+    const work = new Promise<unknown>((resolve, reject) => {
+      entry.resolve = resolve;
+      entry.reject = reject;
+    });
+    this.queue.push(entry);
+    this.pump();
+    return work;
+  }
+
+  /** Sends the queue's head while fewer messages than the threads can hold are in flight. */
+  private pump() {
+    while (this.queue.length && this.batchesInFlight < this.size * TASKS_PER_THREAD) {
+      const share = Math.min(MAX_BATCH, Math.ceil(this.queue.length / this.size));
+      // Tasks stopped while queued were answered already (stop() settles them).
+      const batch = this.queue.splice(0, share).filter((e) => !e.reason);
+      if (!batch.length) continue;
+      this.batchesInFlight++;
+      this.sent.messages++;
+      this.sent.tasks += batch.length;
+      const message = { batch: batch.map((e) => ({ task: e.task, args: e.args, seq: e.seq, notify: false })) };
+      (this.piscina.run(message) as unknown as Promise<BatchOutcome[]>).then(
+        (outcomes) => {
+          this.batchesInFlight--;
+          batch.forEach((e, i) => this.settleBatched(e, outcomes[i]));
+          this.pump();
+        },
+        (err: unknown) => {
+          this.batchesInFlight--;
+          // The thread died under the batch. When one of its tasks was stopped (time limit,
+          // cancellation), that task was the cause: the others are run again elsewhere, whether or
+          // not they had run. Otherwise only those that never started are.
+          const stopped = batch.some((e) => e.reason);
+          for (const e of batch) {
+            if (e.reason) e.reject!(e.reason);
+            else if ((stopped || Atomics.load(this.states, stateIndex(e.seq)) === TASK_PENDING) && !this.closing && e.handedOver++ < MAX_HAND_OVERS) this.requeue(e);
+            else e.reject!(threadDied(e.task, err));
+          }
+          this.pump();
+        },
+      );
+    }
+  }
+
+  /** Back to the head of the queue, pending again. */
+  private requeue(entry: InFlight) {
+    Atomics.store(this.states, stateIndex(entry.seq), TASK_PENDING);
+    this.queue.unshift(entry);
+  }
+
+  private settleBatched(entry: InFlight, outcome: BatchOutcome | undefined) {
+    if (!outcome) return entry.reject!(new AppError(500, `No answer for task ${entry.task} in its batch`, 'worker_crash'));
+    if ('notStarted' in outcome) {
+      if (entry.reason) return entry.reject!(entry.reason);
+      if (!this.closing && entry.handedOver++ < MAX_HAND_OVERS) return this.requeue(entry);
+      return entry.reject!(new AppError(500, `Task ${entry.task} found no working thread`, 'worker_crash'));
+    }
+    this.markStarted(entry);
+    if ('fault' in outcome) {
+      entry.reason ??= wasmFaultError(outcome.fault);
+      const thread = this.piscina.threads.find((w) => w.threadId === outcome.threadId);
+      if (thread) void thread.terminate();
+      return entry.reject!(entry.reason);
+    }
+    if (entry.reason) return entry.reject!(entry.reason);
+    if (outcome.ok) return entry.resolve!(outcome.value);
+    entry.reject!(AppError.from(outcome.error) ?? new AppError(500, String(outcome.error)));
   }
 
   private markStarted(entry: InFlight) {
@@ -264,17 +362,19 @@ export class ChemPool {
     else if (m.natprod === 'fault') {
       // RDKit's WASM trapped on this input: answer it as unprocessable (never retried) and
       // terminate the thread at once, since its module is no longer trustworthy.
-      entry.reason ??= new AppError(
-        422,
-        `RDKit could not process this structure (WebAssembly fault: ${m.detail}); it is probably too large or too deeply nested`,
-        'wasm_fault',
-      );
+      entry.reason ??= wasmFaultError(m.detail);
       const thread = this.piscina.threads.find((w) => w.threadId === m.threadId);
       if (thread) void thread.terminate();
       else entry.settle?.(entry.reason);
     }
   }
 }
+
+const wasmFaultError = (detail: string) =>
+  new AppError(422, `RDKit could not process this structure (WebAssembly fault: ${detail}); it is probably too large or too deeply nested`, 'wasm_fault');
+
+const threadDied = (task: string, e: unknown) =>
+  AppError.from(e) ?? new AppError(500, `Worker thread failed while running ${task}: ${(e as Error)?.message ?? e}`, 'worker_crash');
 
 export function createPool(threads: number, log?: (msg: string, err: unknown) => void): ChemPool {
   return new ChemPool(threads, log);

@@ -42,6 +42,24 @@ export interface ThreadTask {
 
 export type ThreadOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * Several quick tasks in one Piscina message (workers/pool.ts, "Batches"): the thread runs them
+ * in order and answers one outcome per task, in the same order.
+ */
+export interface ThreadBatch {
+  batch: ThreadTask[];
+}
+
+/**
+ * The outcome of one task of a batch: its own, or `notStarted` (the thread's RDKit faulted under
+ * an earlier task, so it left this one pending for another thread), or `fault` (RDKit's WASM
+ * trapped during this very task: the thread must be replaced).
+ */
+export type BatchOutcome =
+  | ThreadOutcome
+  | { ok: false; notStarted: true }
+  | { ok: false; fault: string; threadId: number };
+
 export type PoolMessage =
   | { natprod: 'started'; seq: number }
   | { natprod: 'progress'; seq: number; value: number | Record<string, unknown> }

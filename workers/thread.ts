@@ -4,8 +4,10 @@
  * that a task started and which task it runs (so the pool can terminate it if the task outlives
  * its limit), skips a task cancelled while queued, and listens on the pool's channel for a
  * cooperative abort.
- * A task during which RDKit's WASM faulted reports a `fault` and waits: the pool then terminates
- * the thread, and a fresh one (with a fresh RDKit) takes its place.
+ * A message is one task, or a batch of quick tasks run in order (workers/pool.ts, "Batches").
+ * A task during which RDKit's WASM faulted reports a `fault` (a message of its own, or its place
+ * in the batch's answer, the rest of the batch left pending) and the thread takes nothing more:
+ * the pool terminates it, and a fresh one (with a fresh RDKit) takes its place.
  */
 import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { loadRDKit, rdkitFault, wasmMemoryBytes } from '../shared/chem/core/rdkit.ts';
@@ -13,7 +15,8 @@ import { AppError } from '../shared/errors.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import {
-  SLOT_COUNT, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex, type PoolMessage, type ThreadData, type ThreadOutcome, type ThreadTask,
+  SLOT_COUNT, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
+  type BatchOutcome, type PoolMessage, type ThreadBatch, type ThreadData, type ThreadOutcome, type ThreadTask,
 } from './protocol.ts';
 
 export type { ThreadOutcome, ThreadTask };
@@ -50,19 +53,50 @@ const post = (m: PoolMessage) => parentPort!.postMessage(m);
  * one task's WASM fault or time limit would take the other, started task (and its 500) with it.
  */
 let turn: Promise<unknown> = Promise.resolve();
-export default function run(t: ThreadTask): Promise<ThreadOutcome> {
-  const outcome = turn.then(() => runOne(t));
+export default function run(t: ThreadTask | ThreadBatch): Promise<ThreadOutcome | BatchOutcome[]> {
+  const outcome = turn.then((): Promise<ThreadOutcome | BatchOutcome[]> => ('batch' in t ? runBatch(t.batch) : runSingle(t)));
   turn = outcome.catch(() => {});
   return outcome;
 }
 
-async function runOne({ task, args, seq, notify }: ThreadTask): Promise<ThreadOutcome> {
+const never = () => new Promise<never>(() => {});
+
+async function runSingle(t: ThreadTask): Promise<ThreadOutcome> {
   // This thread's module faulted under an earlier task and the pool is about to terminate it:
   // leave the task unstarted, so that it is handed to another thread.
-  if (rdkitFault()) await new Promise(() => {});
+  if (rdkitFault()) return never();
+  const { outcome, fault } = await runOne(t);
+  if (fault) {
+    // Whatever the task answered was computed by a broken module: report the fault instead,
+    // and never finish, so that this thread is terminated rather than reused.
+    post({ natprod: 'fault', seq: t.seq, threadId, detail: fault });
+    return never();
+  }
+  return outcome;
+}
+
+/**
+ * The tasks of a batch one after the other. After a WASM fault the rest are left pending and the
+ * answer says so: the pool hands them to another thread and replaces this one.
+ */
+async function runBatch(tasks: ThreadTask[]): Promise<BatchOutcome[]> {
+  const out: BatchOutcome[] = [];
+  for (const t of tasks) {
+    if (rdkitFault()) {
+      out.push({ ok: false, notStarted: true });
+      continue;
+    }
+    const { outcome, fault } = await runOne(t);
+    out.push(fault ? { ok: false, fault, threadId } : outcome);
+  }
+  return out;
+}
+
+/** Runs one task; `fault` is set when RDKit's WASM faulted during it (the outcome is then void). */
+async function runOne({ task, args, seq, notify }: ThreadTask): Promise<{ outcome: ThreadOutcome; fault?: string }> {
   // Either the pool cancelled this task before any thread took it, or it is started now.
   if (Atomics.compareExchange(states, stateIndex(seq), TASK_PENDING, TASK_STARTED) === TASK_CANCELLED) {
-    return { ok: false, error: new AppError(499, 'Job cancelled', 'cancelled').toJSON() };
+    return { outcome: { ok: false, error: new AppError(499, 'Job cancelled', 'cancelled').toJSON() } };
   }
   Atomics.store(slots, running, seq);
   // Most quick tasks never look at their signal: its controller is made on first use.
@@ -86,27 +120,25 @@ async function runOne({ task, args, seq, notify }: ThreadTask): Promise<ThreadOu
     progress: notify ? (value) => post({ natprod: 'progress', seq, value }) : () => {},
   };
   if (notify) post({ natprod: 'started', seq });
+  let outcome: ThreadOutcome;
   try {
     const handler = TASKS[task];
     if (!handler) throw new AppError(500, `No worker task named ${task}`, 'no_handler');
-    return { ok: true, value: await handler(args, ctx) };
+    outcome = { ok: true, value: await handler(args, ctx) };
   } catch (e) {
     // Errors cross the thread boundary as plain data: an AppError keeps its status; anything
     // else is an internal fault whose message is kept for the logs.
     const app = AppError.from(e);
-    if (app) return { ok: false, error: app.toJSON() };
     const err = e as Error;
-    return { ok: false, error: { status: 500, detail: `Internal error in task ${task}: ${err?.message ?? String(e)}`, code: 'internal' } };
-  } finally {
-    const fault = rdkitFault();
-    if (fault) {
-      // Whatever the task answered was computed by a broken module: report the fault instead,
-      // and never finish, so that this thread is terminated rather than reused.
-      post({ natprod: 'fault', seq, threadId, detail: fault.message });
-      await new Promise(() => {});
-    }
-    if (current?.seq === seq) current = undefined;
-    Atomics.compareExchange(slots, running, seq, 0);
-    Atomics.store(slots, wasmPages, wasmMemoryBytes() / 65_536);
+    outcome = app
+      ? { ok: false, error: app.toJSON() }
+      : { ok: false, error: { status: 500, detail: `Internal error in task ${task}: ${err?.message ?? String(e)}`, code: 'internal' } };
   }
+  const fault = rdkitFault();
+  // A faulted thread keeps its slot's task number: the pool is about to terminate it.
+  if (fault) return { outcome, fault: fault.message };
+  if (current?.seq === seq) current = undefined;
+  Atomics.compareExchange(slots, running, seq, 0);
+  Atomics.store(slots, wasmPages, wasmMemoryBytes() / 65_536);
+  return { outcome };
 }

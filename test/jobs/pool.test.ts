@@ -23,6 +23,19 @@ t.test('tasks finish in the order they were submitted', async (t) => {
   t.same(order, chains.map((_, i) => i), 'first in, first out');
 });
 
+t.test('under a backlog quick tasks travel several per message, each with its own answer', async (t) => {
+  const before = { ...pool.sent };
+  const inputs = Array.from({ length: 40 }, (_, i) => (i % 5 === 4 ? 'C1CC(' : `${'C'.repeat(1 + (i % 4))}N`));
+  const answers = await Promise.all(inputs.map((s) => canon(s).then((v) => v, (e: unknown) => AppError.from(e))));
+  answers.forEach((a, i) => {
+    if (i % 5 === 4) t.match(a, { status: 422 }, `${inputs[i]}: its own 422`);
+    else t.equal(a, inputs[i], `${inputs[i]}: its own answer`);
+  });
+  const messages = pool.sent.messages - before.messages;
+  t.equal(pool.sent.tasks - before.tasks, 40, '40 tasks sent');
+  t.ok(messages < 40, `in ${messages} messages`);
+});
+
 t.test('a task past its time limit: 504, and a new thread takes over', async (t) => {
   const before = pool.threads[0]?.threadId;
   const e = await failure(pool.run('generate_structures', ENDLESS, { timeoutMs: 500 }));

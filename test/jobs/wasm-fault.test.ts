@@ -43,4 +43,15 @@ t.test('a WASM fault is a 422 and the thread is replaced', async (t) => {
   t.equal(behind, 'CCN', 'the task queued behind the fault is answered by a fresh thread');
   t.equal(pool.threads.length, 1, 'still one thread');
   t.not(pool.threads[0]?.threadId, before, 'a different thread than the one that faulted');
+
+  // In the middle of a batch (a backlog of quick tasks on one thread): the tasks before the fault
+  // keep their answers, the ones after it are run by the next thread.
+  const sent = pool.sent.messages;
+  const inputs = Array.from({ length: 14 }, (_, i) => (i === 8 ? 'C'.repeat(2000) : `${'C'.repeat(1 + (i % 5))}O`));
+  const answers = await Promise.all(inputs.map((s) => run(s).then((v) => v, (e: unknown) => e)));
+  t.ok(pool.sent.messages - sent < inputs.length, 'the tasks travelled in batches');
+  answers.forEach((a, i) => {
+    if (i === 8) t.match(a, { status: 422, code: 'wasm_fault' }, 'the faulting task: 422');
+    else t.equal(a, inputs[i], `task ${i}: its answer`);
+  });
 });
