@@ -5,7 +5,7 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { loadConfigOrExit } from '../shared/config.ts';
-import { seedDemoIfEmpty } from '../shared/catalog/import/demo.ts';
+import { seedDemoIfEmpty } from './catalog/import/demo.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
 

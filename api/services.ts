@@ -4,10 +4,10 @@
  * the catalog store (embedded nedb files, or MongoDB). Closed in reverse order.
  */
 import type { Config } from '../shared/config.ts';
-import { openStore } from '../shared/catalog/store/open.ts';
-import type { CatalogStore } from '../shared/catalog/store/types.ts';
+import { openStore } from './catalog/store/open.ts';
+import type { CatalogStore } from './catalog/store/types.ts';
 import type { DeriveInput, DerivedMolecule, SearchFeed } from '../shared/chem/catalog/ports.ts';
-import type { SeedHandle } from '../shared/catalog/import/demo.ts';
+import type { SeedHandle } from './catalog/import/demo.ts';
 import { createBullRunner } from '../shared/jobs/bullmq.ts';
 import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
@@ -15,8 +15,8 @@ import type { JobRunner } from '../shared/jobs/types.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
 import { createPool, type ChemPool } from '../workers/pool.ts';
 import { Redis } from 'ioredis';
-import { StructureSearch } from '../shared/catalog/structure.ts';
-import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from '../shared/catalog/structure-feed.ts';
+import { StructureSearch } from './catalog/structure.ts';
+import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './catalog/structure-feed.ts';
 import { SearchService } from '../workers/search/service.ts';
 import { RedisSearchPublisher } from '../workers/search/redis-feed.ts';
 

@@ -7,8 +7,8 @@
  *
  *   node --import tsx bench/derive.ts [PASSES=5]
  */
-import { DEMO_FILES } from '../shared/catalog/import/demo.ts';
-import { readImportFile } from '../shared/catalog/import/parse.ts';
+import { DEMO_FILES } from '../api/catalog/import/demo.ts';
+import { readImportFile } from '../api/catalog/import/parse.ts';
 import { deriveMolecule } from '../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 

@@ -69,9 +69,9 @@ molProto.delete = function (this: unknown) {
   deleteMol.call(this);
 };
 
-/** structure_smiles of every row (structure_smiles_2D when empty), as shared/catalog/import/lotus.ts reads them. */
+/** structure_smiles of every row (structure_smiles_2D when empty), as api/catalog/import/lotus.ts reads them. */
 function lotusSmiles(): string[] {
-  const file = new URL('../shared/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url);
+  const file = new URL('../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url);
   const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter((l) => l.trim() !== '');
   const head = lines[0].split('\t');
   const col = head.indexOf('structure_smiles');

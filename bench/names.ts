@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/names.ts
  *
- * Names: the distinct IUPAC names of the LOTUS demo files (shared/catalog/data). Figures:
+ * Names: the distinct IUPAC names of the LOTUS demo files (api/catalog/data). Figures:
  * - compile: the bridge compiled into a fresh cache directory (first use on a machine);
  * - start: JVM start to READY (bridge already compiled; includes OPSIN's warm-up name);
  * - first pass: every name once, one at a time, on the fresh JVM (JIT still warming);
@@ -29,7 +29,7 @@ if (!setup.java || !setup.jar) {
 
 const names = new Set<string>();
 for (const [file, col] of [['lotus_sample_1000.tsv.gz', 'structure_nameIupac'], ['lotus_manually_validated_413.tsv.gz', 'structureCleaned_nameIupac']]) {
-  const lines = gunzipSync(readFileSync(new URL(`../shared/catalog/data/${file}`, import.meta.url))).toString('utf8').split('\n').filter(Boolean);
+  const lines = gunzipSync(readFileSync(new URL(`../api/catalog/data/${file}`, import.meta.url))).toString('utf8').split('\n').filter(Boolean);
   const at = lines[0].split('\t').indexOf(col);
   for (const l of lines.slice(1)) if (l.split('\t')[at]) names.add(l.split('\t')[at]);
 }

@@ -12,9 +12,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { EmbeddedStore } from '../shared/catalog/store/embedded.ts';
-import { StructureSearch } from '../shared/catalog/structure.ts';
-import { storePages } from '../shared/catalog/structure-feed.ts';
+import { EmbeddedStore } from '../api/catalog/store/embedded.ts';
+import { StructureSearch } from '../api/catalog/structure.ts';
+import { storePages } from '../api/catalog/structure-feed.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
 import { createPool } from '../workers/pool.ts';
 import { SearchService } from '../workers/search/service.ts';

@@ -48,7 +48,7 @@ import { cpSync, mkdtempSync} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readImportFile } from '../shared/catalog/import/parse.ts';
+import { readImportFile } from '../api/catalog/import/parse.ts';
 import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
 import { dropKeys, freePort, INHERITED, rssMB, running, ROOT, startService, stopService, type Service } from './services.ts';
 
@@ -87,7 +87,7 @@ const RUN_ID = `natprod-soak-${process.pid}-${Math.random().toString(36).slice(2
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // --- the mix --------------------------------------------------------------------------------
-const LOTUS = fileURLToPath(new URL('../shared/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
+const LOTUS = fileURLToPath(new URL('../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
 const distinct = new Set<string>();
 for await (const row of readImportFile(LOTUS)) if (row.molecule) distinct.add(row.molecule.canonical_smiles);
 const SMILES = [...distinct];
@@ -179,7 +179,7 @@ async function seedTemplate(): Promise<{ dir: string; token: string }> {
   } finally {
     await stop(api);
   }
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'shared/catalog/cli/token.ts', '--email', 'soak@example.org', '--role', 'reader'], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'api/catalog/cli/token.ts', '--email', 'soak@example.org', '--role', 'reader'], {
     cwd: ROOT,
     env: { ...INHERITED, DATA_DIR: dir },
     stdio: ['ignore', 'pipe', 'ignore'],

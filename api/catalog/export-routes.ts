@@ -10,15 +10,15 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../shared/config.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { BackgroundWork } from '../../shared/catalog/background.ts';
-import { exportFilename, exportText, planExport, validateExportRequest, type Molblocks } from '../../shared/catalog/export.ts';
-import { MEDIA_TYPES } from '../../shared/catalog/export-format.ts';
-import { ExportJobs, type ExportRecord } from '../../shared/catalog/export-jobs.ts';
-import { can } from '../../shared/catalog/policy.ts';
-import { molecules } from '../../shared/catalog/resources.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
-import type { StructureSearch } from '../../shared/catalog/structure.ts';
-import { HttpError } from '../../shared/catalog/types.ts';
+import type { BackgroundWork } from './background.ts';
+import { exportFilename, exportText, planExport, validateExportRequest, type Molblocks } from './export.ts';
+import { MEDIA_TYPES } from './export-format.ts';
+import { ExportJobs, type ExportRecord } from './export-jobs.ts';
+import { can } from './policy.ts';
+import { molecules } from './resources.ts';
+import type { CatalogStore } from './store/types.ts';
+import type { StructureSearch } from './structure.ts';
+import { HttpError } from './types.ts';
 import type { JobRunner } from '../../shared/jobs/types.ts';
 
 export interface ExportOptions {

@@ -6,20 +6,20 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
-import { runAction } from '../../shared/catalog/actions.ts';
-import { authenticate, login, revokeToken } from '../../shared/catalog/auth.ts';
-import { BackgroundWork } from '../../shared/catalog/background.ts';
+import { runAction } from './actions.ts';
+import { authenticate, login, revokeToken } from './auth.ts';
+import { BackgroundWork } from './background.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
-import { mutate } from '../../shared/catalog/mutate.ts';
-import { destroy, detail } from '../../shared/catalog/operations.ts';
-import { can } from '../../shared/catalog/policy.ts';
-import { register } from '../../shared/catalog/register.ts';
-import { RESOURCES, ROUTED } from '../../shared/catalog/resources.ts';
-import { search } from '../../shared/catalog/search.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
-import { Errors, HttpError, ValidationError, type CatalogUser } from '../../shared/catalog/types.ts';
-import { validateSearch } from '../../shared/catalog/validate-search.ts';
-import type { StructureSearch } from '../../shared/catalog/structure.ts';
+import { mutate } from './mutate.ts';
+import { destroy, detail } from './operations.ts';
+import { can } from './policy.ts';
+import { register } from './register.ts';
+import { RESOURCES, ROUTED } from './resources.ts';
+import { search } from './search.ts';
+import type { CatalogStore } from './store/types.ts';
+import { Errors, HttpError, ValidationError, type CatalogUser } from './types.ts';
+import { validateSearch } from './validate-search.ts';
+import type { StructureSearch } from './structure.ts';
 import { structureRoutes } from './structure-routes.ts';
 import { exportRoutes, type ExportOptions } from './export-routes.ts';
 

@@ -4,10 +4,10 @@
  * `/api/molecules/search`; similarity hits carry their `similarity` (Tanimoto).
  */
 import type { FastifyInstance } from 'fastify';
-import { molecules } from '../../shared/catalog/resources.ts';
-import { serialize } from '../../shared/catalog/search.ts';
-import { docsInOrder, type StructureSearch } from '../../shared/catalog/structure.ts';
-import { validateSearchRequest } from '../../shared/catalog/structure-request.ts';
+import { molecules } from './resources.ts';
+import { serialize } from './search.ts';
+import { docsInOrder, type StructureSearch } from './structure.ts';
+import { validateSearchRequest } from './structure-request.ts';
 
 export async function structureSearch(structure: StructureSearch, body: unknown) {
   const req = validateSearchRequest(body);

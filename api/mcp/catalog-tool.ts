@@ -6,9 +6,9 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../shared/errors.ts';
-import { SEARCH_LIMIT_MAX } from '../../shared/catalog/structure-request.ts';
-import type { StructureSearch } from '../../shared/catalog/structure.ts';
-import { HttpError, ValidationError } from '../../shared/catalog/types.ts';
+import { SEARCH_LIMIT_MAX } from '../catalog/structure-request.ts';
+import type { StructureSearch } from '../catalog/structure.ts';
+import { HttpError, ValidationError } from '../catalog/types.ts';
 import { structureSearch } from '../catalog/structure-routes.ts';
 
 export const SEARCH_CATALOG = 'search_catalog';

@@ -20,8 +20,8 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Config } from '../../shared/config.ts';
-import { authenticate } from '../../shared/catalog/auth.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import { authenticate } from '../catalog/auth.ts';
+import type { CatalogStore } from '../catalog/store/types.ts';
 import { QUEUES } from '../../shared/jobs/queues.ts';
 
 export const ADMIN_PATH = '/admin/queues';

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { authenticate } from '../../shared/catalog/auth.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import { authenticate } from '../catalog/auth.ts';
+import type { CatalogStore } from '../catalog/store/types.ts';
 
 const TOKEN = /^Bearer\s+(\d+\|\S+)$/;
 const CACHE_MS = 60_000;

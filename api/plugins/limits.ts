@@ -24,7 +24,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import type { Config } from '../../shared/config.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import type { CatalogStore } from '../catalog/store/types.ts';
 import type { JobRunner } from '../../shared/jobs/types.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { fastifyPath, PREFIXES } from '../chem/routes.ts';

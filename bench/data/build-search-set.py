@@ -13,7 +13,7 @@ out; one of them, an Al complex of NCI, is not even readable by the WASM build's
 Multi-fragment records (salts, solvates) keep their largest fragment.
 
 Sources, in this order (a molecule is kept the first time its canonical SMILES is seen):
-  lotus     shared/catalog/data/lotus_manually_validated_413.tsv.gz and lotus_sample_1000.tsv.gz,
+  lotus     api/catalog/data/lotus_manually_validated_413.tsv.gz and lotus_sample_1000.tsv.gz,
             the catalog's demo natural products (LOTUS, CC0)
   nci       /usr/share/RDKit/Data/NCI/first_5K.smi and first_200.props.sdf (NCI open set)
   wehi      /usr/share/RDKit/Data/Pains/test_data/wehi_mols.csv (10,000 screening compounds of

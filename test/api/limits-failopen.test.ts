@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import limits from '../../api/plugins/limits.ts';
-import { openStore } from '../../shared/catalog/store/open.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
 import { loadConfig } from '../../shared/config.ts';
 import type { JobRecord, JobRunner } from '../../shared/jobs/types.ts';
 

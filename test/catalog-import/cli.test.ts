@@ -1,7 +1,7 @@
 /**
  * `npm run catalog:import` as a child process against an embedded store that a running service
  * instance holds open and keeps writing to: nothing lost, no id collision, and the service sees
- * the imported molecules at its next request (lock file + reload, shared/catalog/store/embedded.ts).
+ * the imported molecules at its next request (lock file + reload, api/catalog/store/embedded.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,12 +11,12 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import { openStore } from '../../shared/catalog/store/open.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
 import { fakeDerive } from '../catalog/helper.ts';
 
 const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '../../shared/catalog/import/cli.ts');
+const CLI = join(import.meta.dirname, '../../api/catalog/import/cli.ts');
 
 t.test('import CLI while the service runs on the same DATA_DIR', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'natprod-import-cli-'));

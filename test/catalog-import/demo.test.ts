@@ -1,7 +1,7 @@
 /**
  * First-start seeding with the shipped demo set (real derivation, RDKit WASM), checked against
  * counts from an independent reader, Python's csv module, on the uncompressed originals in
- * ../shared/data (same bytes as the shipped .gz; sha256 in shared/catalog/data/README.md):
+ * ../shared/data (same bytes as the shipped .gz; sha256 in api/catalog/data/README.md):
  *
  *   python3 - <<'EOF'
  *   import csv
@@ -36,11 +36,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import type { DeriveInput } from '../../shared/chem/catalog/ports.ts';
-import { importDemo, seedDemoIfEmpty } from '../../shared/catalog/import/demo.ts';
-import { openStore } from '../../shared/catalog/store/open.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import { importDemo, seedDemoIfEmpty } from '../../api/catalog/import/demo.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
+import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { fakeDerive, memoryLog } from '../catalog/helper.ts';

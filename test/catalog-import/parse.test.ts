@@ -21,13 +21,13 @@
 import t from 'tap';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { DEMO_FILES } from '../../shared/catalog/import/demo.ts';
-import { delimitedRecords } from '../../shared/catalog/import/delimited.ts';
-import { parseDelimited, parseSdf, readImportFile } from '../../shared/catalog/import/parse.ts';
-import type { ImportRow } from '../../shared/catalog/import/types.ts';
+import { DEMO_FILES } from '../../api/catalog/import/demo.ts';
+import { delimitedRecords } from '../../api/catalog/import/delimited.ts';
+import { parseDelimited, parseSdf, readImportFile } from '../../api/catalog/import/parse.ts';
+import type { ImportRow } from '../../api/catalog/import/types.ts';
 import { AppError } from '../../shared/errors.ts';
 
-const data = (f: string) => fileURLToPath(new URL(`../../shared/catalog/data/${f}`, import.meta.url));
+const data = (f: string) => fileURLToPath(new URL(`../../api/catalog/data/${f}`, import.meta.url));
 
 async function collect(rows: AsyncIterable<ImportRow>) {
   const out: ImportRow[] = [];

@@ -25,10 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
-import { importFile } from '../../shared/catalog/import/run.ts';
-import { openStore } from '../../shared/catalog/store/open.ts';
+import { importFile } from '../../api/catalog/import/run.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
 
-const data = (f: string) => fileURLToPath(new URL(`../../shared/catalog/data/${f}`, import.meta.url));
+const data = (f: string) => fileURLToPath(new URL(`../../api/catalog/data/${f}`, import.meta.url));
 const rdkit = await loadRDKit();
 const derive = (input: { structure: string }) => deriveMolecule(rdkit, input);
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { openStore } from '../../shared/catalog/store/open.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
 import { build, fakeDerive, seed } from './helper.ts';
 
 const run = promisify(execFile);
@@ -92,7 +92,7 @@ t.test('token CLI writes while the service runs (embedded store, lock file)', as
     await rm(dir, { recursive: true, force: true });
   });
   await store.count('molecules', {});
-  const cli = join(import.meta.dirname, '../../shared/catalog/cli/token.ts');
+  const cli = join(import.meta.dirname, '../../api/catalog/cli/token.ts');
   const { stdout } = await run(process.execPath, ['--import', 'tsx', cli, '--email', 'cli@x.org', '--role', 'curator'], { env: { ...process.env, DATA_DIR: dir, MONGO_URL: '' } });
   const token = stdout.trim().split('\n').at(-1)!;
   t.match(token, /^\d+\|\S{40}$/, 'token is the last line');

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import { BackgroundWork } from '../../shared/catalog/background.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { BackgroundWork } from '../../api/catalog/background.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
-import type { Derive } from '../../shared/catalog/derived.ts';
-import { openStore } from '../../shared/catalog/store/open.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import type { Derive } from '../../api/catalog/derived.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
+import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { invalidStructure } from '../../shared/errors.ts';
 
 export type StoreKind = 'embedded' | 'mongo';

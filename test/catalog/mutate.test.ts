@@ -6,8 +6,8 @@
 import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import type { CatalogStore } from '../../shared/catalog/store/types.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { build, fakeDerive, makeStore, seed, storeKinds } from './helper.ts';
 
 for (const kind of storeKinds()) {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { openStore, nextIdentifier } from '../../shared/catalog/store/open.ts';
+import { openStore, nextIdentifier } from '../../api/catalog/store/open.ts';
 import { makeStore, storeKinds } from './helper.ts';
 
 for (const kind of storeKinds()) {

@@ -1,9 +1,9 @@
 /** The translator's output shape (what both stores execute), LIKE → regex, and the mongo rewrite. */
 import t from 'tap';
-import { likeToRegex } from '../../shared/catalog/like.ts';
-import { translateSearch } from '../../shared/catalog/query.ts';
-import { molecules } from '../../shared/catalog/resources.ts';
-import { toMongoFilter } from '../../shared/catalog/store/mongo.ts';
+import { likeToRegex } from '../../api/catalog/like.ts';
+import { translateSearch } from '../../api/catalog/query.ts';
+import { molecules } from '../../api/catalog/resources.ts';
+import { toMongoFilter } from '../../api/catalog/store/mongo.ts';
 import { makeStore } from './helper.ts';
 
 t.test('search → {filter, sort, projection, skip, limit}', async (t) => {

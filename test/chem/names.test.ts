@@ -1,7 +1,7 @@
 /**
  * Chemical names read by OPSIN (through the bridge, shared/names/opsin.ts), then written by the
  * service's RDKit (the generate_smiles task), against independent references:
- * - LOTUS's IUPAC names with LOTUS's InChIKeys (shared/catalog/data: lotus_sample_1000 and
+ * - LOTUS's IUPAC names with LOTUS's InChIKeys (api/catalog/data: lotus_sample_1000 and
  *   lotus_manually_validated_413): of the names OPSIN reads, >= 95 % must give LOTUS's full
  *   standard InChIKey;
  * - trivial names of well-known natural products (test/fixtures/names_trivial_reference.tsv, keys
@@ -46,7 +46,7 @@ if (!setup.java || !setup.jar) {
   };
 
   const lotus = (file: string, nameCol: string, keyCol: string): [string, string][] => {
-    const lines = gunzipSync(readFileSync(new URL(`../../shared/catalog/data/${file}`, import.meta.url))).toString('utf8').split('\n').filter(Boolean);
+    const lines = gunzipSync(readFileSync(new URL(`../../api/catalog/data/${file}`, import.meta.url))).toString('utf8').split('\n').filter(Boolean);
     const head = lines[0].split('\t');
     const [n, k] = [head.indexOf(nameCol), head.indexOf(keyCol)];
     return lines.slice(1).map((l) => l.split('\t')).filter((v) => v[n] && v[k]).map((v) => [v[n], v[k]]);

@@ -30,7 +30,7 @@ const outputs = (m: Mol) => [
 ];
 
 t.test('the fast path gives the same molecule as the default parse', async (t) => {
-  const lotus = tsv(gunzipSync(readFileSync(new URL('../../shared/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url))).toString('utf8'));
+  const lotus = tsv(gunzipSync(readFileSync(new URL('../../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url))).toString('utf8'));
   const texts = new Set(lotus.flatMap((r) => [r.structure_smiles, r.structure_smiles_2D]).filter(Boolean));
   for (const s of [
     '[Na+].[Cl-]', 'C/C=C/C', 'F/C=C\\F', '[O-][n+]1ccccc1', 'C1=CC=CC=C1', '[13CH4]', 'C[S@](=O)c1ccccc1', 'C1CC2CCC1C2',

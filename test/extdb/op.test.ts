@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { openStore } from '../../shared/catalog/store/open.ts';
+import { openStore } from '../../api/catalog/store/open.ts';
 import { clearLookupCache } from '../../shared/extdb/pubchem.ts';
 import type { TaskExecutor } from '../../shared/jobs/executor.ts';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';

@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { EmbeddedStore } from '../../shared/catalog/store/embedded.ts';
+import { EmbeddedStore } from '../../api/catalog/store/embedded.ts';
 import { ROOT, type Answer, type Service, ready, request, serviceEnv, sleep, startApi, tempDir } from './procs.ts';
 
 const run = promisify(execFile);
@@ -78,7 +78,7 @@ t.test('SIGKILL of the api during catalog writes loses no acknowledged write', a
   const dir = tempDir(t, 'store');
   const env = serviceEnv({ DATA_DIR: dir, WORKERS: '1', LOG_LEVEL: 'warn' });
   // The token, as an operator makes it: the CLI on the DATA_DIR before the service starts.
-  const cli = await run(process.execPath, ['--import', 'tsx', 'shared/catalog/cli/token.ts', '--email', 'curator@example.org', '--role', 'curator'], { cwd: ROOT, env });
+  const cli = await run(process.execPath, ['--import', 'tsx', 'api/catalog/cli/token.ts', '--email', 'curator@example.org', '--role', 'curator'], { cwd: ROOT, env });
   const token = cli.stdout.trim().split('\n').at(-1)!;
   t.match(token, /^\d+\|\w+$/, 'a token from the CLI');
 

@@ -7,7 +7,7 @@ import t from 'tap';
 import http from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import { build } from '../helpers/app.ts';
 import { multipart } from './gen/http.ts';
 import { corpus } from './corpus.ts';
@@ -61,7 +61,7 @@ t.test('a multipart body cut short is a 400, not a 500', async (t) => {
 });
 
 t.test('relation operations nested thousands deep: 422, and nothing written', async (t) => {
-  // shared/catalog/mutate-parse.ts: MAX_RELATION_DEPTH; a stack overflow answered 500 before.
+  // api/catalog/mutate-parse.ts: MAX_RELATION_DEPTH; a stack overflow answered 500 before.
   const deep = (depth: number) => {
     let head = '';
     for (let i = 0; i < depth; i++) {
@@ -81,7 +81,7 @@ t.test('relation operations nested thousands deep: 422, and nothing written', as
 });
 
 t.test('like patterns with thousands of % runs: 422 (the regex compiler overflowed: 500)', async (t) => {
-  // shared/catalog/like.ts MAX_LIKE_WILDCARDS, checked in shared/catalog/validate-search.ts.
+  // api/catalog/like.ts MAX_LIKE_WILDCARDS, checked in api/catalog/validate-search.ts.
   const search = (value: string, field = 'name') =>
     app.inject({ method: 'POST', url: '/api/molecules/search', headers: { ...auth, 'content-type': 'application/json' }, payload: { search: { filters: [{ field, operator: 'like', value }] } } });
   for (const value of ['%_'.repeat(5000), '%a'.repeat(10_000) + '%', '%_'.repeat(33)]) {

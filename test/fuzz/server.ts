@@ -11,9 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import { build, type Mode, type TestApp } from '../helpers/app.ts';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import { importFile } from '../../shared/catalog/import/run.ts';
-import type { CollectionName } from '../../shared/catalog/store/types.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { importFile } from '../../api/catalog/import/run.ts';
+import type { CollectionName } from '../../api/catalog/store/types.ts';
 import type { ChemPool } from '../../workers/pool.ts';
 import { corpus } from './corpus.ts';
 import { startFakeExtdb } from './fake-extdb.ts';

@@ -4,8 +4,8 @@
  * index is rebuilt a second later. Also: molecules stored without fingerprints get them at start.
  */
 import t from 'tap';
-import { derivedFields } from '../../shared/catalog/derived.ts';
-import { EmbeddedStore } from '../../shared/catalog/store/embedded.ts';
+import { derivedFields } from '../../api/catalog/derived.ts';
+import { EmbeddedStore } from '../../api/catalog/store/embedded.ts';
 import { build } from '../helpers/app.ts';
 
 t.test('a molecule imported by another process is found after the rebuild', async (t) => {

@@ -9,8 +9,8 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { ensureUser, issueToken } from '../../shared/catalog/auth.ts';
-import { importDemo } from '../../shared/catalog/import/demo.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { importDemo } from '../../api/catalog/import/demo.ts';
 import { build, MODES } from '../helpers/app.ts';
 
 interface SubRef { name: string; query: string; query_type: 'smiles' | 'smarts'; use_chirality: boolean; hits: string[] }

@@ -1,5 +1,5 @@
 /**
- * What the catalog (shared/catalog/, run by the api process and its command-line tools) and the
+ * What the catalog (api/catalog/, run by the api process and its command-line tools) and the
  * chemistry that serves it (worker threads, worker processes) agree on, so that the workers need
  * none of the catalog's own modules: the row feed of the structure-search index and what a
  * derivation writes. The catalog's store and its types stay with the catalog.
@@ -11,7 +11,7 @@ export type { RowInput } from './search-rows.ts';
 
 /**
  * Where the catalog's molecule writes go to keep the structure-search index in step
- * (shared/catalog/structure-feed.ts): the api's own index in the inline mode
+ * (api/catalog/structure-feed.ts): the api's own index in the inline mode
  * (workers/search/service.ts), Redis in the distributed mode (workers/search/redis-feed.ts).
  */
 export interface SearchFeed {

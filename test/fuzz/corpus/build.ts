@@ -1,7 +1,7 @@
 /**
  * Writes the fuzzer's seed corpus (committed; rerun only to refresh it):
  *   node --import tsx test/fuzz/corpus/build.ts
- * - smiles.txt: SMILES of the LOTUS demo set (shared/catalog/data), every 5th structure of both files
+ * - smiles.txt: SMILES of the LOTUS demo set (api/catalog/data), every 5th structure of both files
  * - names.txt: traditional and IUPAC names of some of them (generate_smiles, retrieve_extdb_smiles)
  * - selfies.txt: SELFIES of 60 of those SMILES (our own encoder)
  * - molblocks/*.mol: V2000 and V3000 molblocks (RDKit) of a few of them, and an SD record with fields
@@ -20,7 +20,7 @@ import { blankPages, passwordProtected, simplePages } from '../../pdf/samples.ts
 import { standardArticle, writePaper } from '../../pdf/paper.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const data = (f: string) => gunzipSync(readFileSync(here(`../../../shared/catalog/data/${f}`))).toString('utf8');
+const data = (f: string) => gunzipSync(readFileSync(here(`../../../api/catalog/data/${f}`))).toString('utf8');
 const tsv = (text: string) => {
   const [head, ...rows] = text.split('\n').filter(Boolean);
   const cols = head.split('\t');

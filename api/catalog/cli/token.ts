@@ -5,7 +5,7 @@
  * service reloads the changed token file at its next request; MongoDB needs nothing special.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../../shared/config.ts';
 import { ensureUser, issueToken } from '../auth.ts';
 import { openStore } from '../store/open.ts';
 import { ROLES, type Role } from '../types.ts';

@@ -240,7 +240,7 @@ export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Err
 /**
  * A structure condition on molecules: `{field: "canonical_smiles", operator: "substructure" |
  * "similar" | "exact", value: SMILES (or SMARTS, or an InChIKey for exact), threshold?,
- * use_chirality?, query_type?}`. Resolved by the chemistry threads (shared/catalog/structure.ts).
+ * use_chirality?, query_type?}`. Resolved by the chemistry threads (api/catalog/structure.ts).
  */
 function validateStructureFilter(r: ResourceDef, f: Record<string, unknown>, out: FilterInput, key: string, e: Errors): FilterInput {
   const op = out.operator!;

@@ -3,7 +3,7 @@
  * checked against the field types, relation operations parsed recursively. Produces the
  * operations that mutate.ts derives, authorises and writes.
  */
-import type { DerivedMolecule } from '../chem/catalog/ports.ts';
+import type { DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { RESOURCES, STATUSES, relation, stored, type FieldType, type RelationDef, type ResourceDef } from './resources.ts';
 import type { CatalogStore, CollectionName } from './store/types.ts';
 import { Errors, ROLES } from './types.ts';

@@ -13,7 +13,7 @@ import { stat } from 'node:fs/promises';
 import { derivedFields, type Derive } from '../derived.ts';
 import { nextIdentifier } from '../store/open.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../../shared/errors.ts';
 import { DeriveCache } from './derive-cache.ts';
 import { refreshMoleculeCounts, touchedNone } from '../counts.ts';
 import { fileText, formatOf, parseDelimited, parseSdf } from './parse.ts';

@@ -5,8 +5,8 @@
  * `POST /api/search`, by the structure operators inside a Lomkit search, and by the MCP tool
  * `search_catalog`.
  */
-import type { JobRunner } from '../jobs/types.ts';
-import { AppError } from '../errors.ts';
+import type { JobRunner } from '../../shared/jobs/types.ts';
+import { AppError } from '../../shared/errors.ts';
 import type { CatalogStore, Doc, Filter } from './store/types.ts';
 import type { FilterInput } from './types.ts';
 

@@ -3,8 +3,8 @@
  * organism/reference, and rows are derived ahead of the one being written, so the memo keeps the
  * promise: a structure that is already being derived is not sent to a worker a second time.
  */
-import { AppError } from '../../errors.ts';
-import type { DerivedMolecule } from '../../chem/catalog/ports.ts';
+import { AppError } from '../../../shared/errors.ts';
+import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 import type { Derive } from '../derived.ts';
 
 /** A derivation, or the client error (unparsable structure) that rejects the row. */

@@ -5,7 +5,7 @@
  * collections up to date.
  */
 import { refreshMoleculeCounts, touchedNone } from './counts.ts';
-import type { DerivedMolecule } from '../chem/catalog/ports.ts';
+import type { DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { derivedFields, type Derive } from './derived.ts';
 import { allWrites, parseMutate, type Op, type RelOp } from './mutate-parse.ts';
 import { can } from './policy.ts';
@@ -14,7 +14,7 @@ import { RESOURCES, type ResourceDef } from './resources.ts';
 import { nextIdentifier } from './store/open.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from './store/types.ts';
 import { Errors, HttpError, type CatalogUser } from './types.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../shared/errors.ts';
 
 export type { Derive } from './derived.ts';
 type Rec = Record<string, unknown>;

@@ -21,7 +21,7 @@
  * - `citations`: `doi` (unique when set), `title`, `authors`, `citation_text`.
  * - `collections`: `title`, `description`, `identifier`, `url`, `molecule_count` (internal).
  * - `users` (`email`, `name`, `role`, `password_hash`) and `tokens` (`user_id`, `name`,
- *   `token_hash`, `created_at`, `last_used_at`): auth, see `shared/catalog/auth.ts`.
+ *   `token_hash`, `created_at`, `last_used_at`): auth, see `api/catalog/auth.ts`.
  * - `meta`: bookkeeping records by `key` (e.g. `demo_seed`, the first-start demo import).
  *
  * Missing optional fields may be left out or null: queries treat both alike.

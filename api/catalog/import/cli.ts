@@ -6,9 +6,9 @@
  * Exit status: 0 when every file loaded (rejected rows included), 1 on a fatal error.
  */
 import { basename } from 'node:path';
-import { loadConfig } from '../../config.ts';
-import { deriveMolecule } from '../../chem/catalog/derive.ts';
-import { loadRDKit, rdkitFault } from '../../chem/core/rdkit.ts';
+import { loadConfig } from '../../../shared/config.ts';
+import { deriveMolecule } from '../../../shared/chem/catalog/derive.ts';
+import { loadRDKit, rdkitFault } from '../../../shared/chem/core/rdkit.ts';
 import { openStore } from '../store/open.ts';
 import { importFile, type ImportProgress } from './run.ts';
 

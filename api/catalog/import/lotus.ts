@@ -1,5 +1,5 @@
 /**
- * Column mappings of the shipped LOTUS / COCONUT files (shared/catalog/data/README.md describes
+ * Column mappings of the shipped LOTUS / COCONUT files (api/catalog/data/README.md describes
  * them; the import README lists each mapping). Each `is*` test recognises a file by its header.
  */
 import type { CitationSeed, CollectionSeed, OrganismSeed, RowMapper } from './types.ts';

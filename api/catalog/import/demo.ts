@@ -1,5 +1,5 @@
 /**
- * The shipped demo data set (shared/catalog/data, LOTUS CC0 + COCONUT collection names CC BY 4.0)
+ * The shipped demo data set (api/catalog/data, LOTUS CC0 + COCONUT collection names CC BY 4.0)
  * and the first-start seeding of an empty embedded store.
  *
  * Load order: the collection tables first, so collections get their titles, URLs and descriptions

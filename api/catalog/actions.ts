@@ -14,7 +14,7 @@ import { nextIdentifier } from './store/open.ts';
 import type { CatalogStore, Doc } from './store/types.ts';
 import { Errors, HttpError, ValidationError, type CatalogUser } from './types.ts';
 import { validateSearch } from './validate-search.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../shared/errors.ts';
 
 export interface ActionCtx {
   store: CatalogStore;

@@ -2,7 +2,7 @@
  * How the catalog uses a derivation (the task `derive_molecule`, whose input and output types are
  * the port shared with the workers, shared/chem/catalog/ports.ts).
  */
-import type { DeriveInput, DerivedMolecule } from '../chem/catalog/ports.ts';
+import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 
 /**
  * How the catalog obtains a derivation: in the service a `derive_molecule` job on the worker

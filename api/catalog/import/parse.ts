@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../../shared/errors.ts';
 import { delimitedRows } from './delimited.ts';
 import { genericMapper, isStructureColumn, resolveColumns } from './generic.ts';
 import {
