@@ -111,6 +111,14 @@ t.test('RDKit-defined values, formula and Murcko framework match RDKit on 300 mo
   t.ok(murckoSame >= 290);
 });
 
+t.test('Murcko framework of a cage keeps the molecule\'s own centres', async (t) => {
+  // A diterpenoid alkaloid of the LOTUS demo set. Reference: native RDKit 2022.09 (Debian
+  // python3-rdkit), MurckoScaffold.GetScaffoldForMol then MolToSmiles; a framework re-perceived
+  // from a 2D drawing inverts the first centre.
+  const cage = 'C=C1C[C@]23C[C@H]4[C@H]5[C@]67C[C@@H](OC(=O)[C@H](C)CC)[C@@H](OC(C)=O)[C@@]5(C)CN4[C@@H]6[C@@]2(OC(C)=O)[C@H](O)[C@H]1[C@@H](O)[C@@H]73';
+  t.equal(describe(cage).murcko_framework, 'C=C1C[C@@]23C[C@H]4[C@@H]5C6CCC[C@@]57[C@@H]2C[C@@H]1CC3[C@H]7N4C6');
+});
+
 t.test('van der Waals volume against CDK VABC', async (t) => {
   const rows = table('vdw_volume_reference.tsv');
   let exact = 0;
