@@ -46,7 +46,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(docs, { config });
   await app.register(healthRoutes, { services });
 
-  const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner: app.clientRunner(req), store, baseUrl: `${req.protocol}://${req.host}`, prefix });
+  const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner: app.clientRunner(req), config, store, baseUrl: `${req.protocol}://${req.host}`, prefix });
   const longWaitMs = config.LONG_TASK_TIMEOUT_MS;
   // An upload sent as JSON (MCP, or REST without multipart) is base64: 4/3 of the file, plus room.
   const uploadBodyLimit = Math.ceil((config.UPLOAD_LIMIT * 4) / 3) + 64 * 1024;

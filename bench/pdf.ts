@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig, threadConfig } from '../shared/config.ts';
 import { pdfTasks } from '../shared/ops/pdf.tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import { sentences, standardArticle, writePaper, type Piece } from '../test/pdf/paper.ts';
@@ -54,6 +55,7 @@ function report(label: string, ms: number[], memory: string) {
 let peakRss = 0;
 const ctx = {
   rdkit: undefined,
+  config: threadConfig(loadConfig()),
   signal: new AbortController().signal,
   progress: () => (peakRss = Math.max(peakRss, process.memoryUsage().rss)),
 } as unknown as TaskContext;

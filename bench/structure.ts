@@ -18,6 +18,7 @@
 import { loadRDKit, type RDKit } from '../shared/chem/core/rdkit.ts';
 import { decodeSelfies, encodeSelfies } from '../shared/chem/selfies/selfies.ts';
 import { enumerateStereoisomers } from '../shared/chem/stereo/stereoisomers.ts';
+import { loadConfig, threadConfig } from '../shared/config.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import { done, header, measure } from './tasks.ts';
@@ -27,7 +28,7 @@ const N = Number(process.env.N ?? 200);
 const N3D = Number(process.env.N3D ?? 12);
 
 const rdkit: RDKit = await loadRDKit();
-const ctx: TaskContext = { rdkit, signal: new AbortController().signal, progress: () => {} };
+const ctx: TaskContext = { rdkit, signal: new AbortController().signal, progress: () => {}, config: threadConfig(loadConfig()) };
 const canonical = (smiles: string, options = '{}') => {
   const m = rdkit.get_mol(smiles);
   try { return m && m.is_valid() ? m.get_smiles(options) : ''; } finally { m?.delete(); }

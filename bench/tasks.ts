@@ -4,6 +4,7 @@
  * threads, default 2), plus the process memory after the run.
  */
 import { loadRDKit } from '../shared/chem/core/rdkit.ts';
+import { loadConfig, threadConfig } from '../shared/config.ts';
 import { OPERATIONS_BY_NAME } from '../shared/ops/index.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
@@ -16,7 +17,7 @@ export interface Case {
 
 const THREADS = Number(process.env.WORKERS ?? 2);
 let pool: ChemPool | undefined;
-const ctx = async (): Promise<TaskContext> => ({ rdkit: await loadRDKit(), signal: new AbortController().signal, progress: () => {} });
+const ctx = async (): Promise<TaskContext> => ({ rdkit: await loadRDKit(), signal: new AbortController().signal, progress: () => {}, config: threadConfig(loadConfig()) });
 
 async function single(cases: Case[]): Promise<{ rate: number; errors: number }> {
   const c = await ctx();

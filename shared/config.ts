@@ -123,7 +123,7 @@ const schema = z.object({
   CATALOG_REGISTRATION: boolVar(false),
   /**
    * Most heavy atoms in one input structure (refused with 422 before parsing). RDKit's WASM stack
-   * gives out on chains of about 470-590 atoms; see shared/chem/rdkit.ts.
+   * gives out on chains of about 470-590 atoms; see shared/chem/core/rdkit.ts.
    */
   MAX_HEAVY_ATOMS: intVar(400, 1),
   /** Most pages one PDF extraction reads. */
@@ -159,6 +159,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/**
+ * The part of the configuration that chemistry threads read (the task handlers and RDKit's input
+ * limit): plain values only, so it can be structured-cloned into each thread at start. The api
+ * and worker processes read the whole `Config` once and give each thread `threadConfig(config)`;
+ * a task reads it as `ctx.config` (shared/ops/types.ts, `TaskContext`).
+ */
+export type ThreadConfig = Pick<Config, 'MAX_HEAVY_ATOMS' | 'PDF_MAX_PAGES' | 'UPLOAD_LIMIT' | 'EXTDB_URL' | 'EXTDB_TIMEOUT_MS' | 'CHEMCLASS_URL'>;
+
+export function threadConfig(config: Config): ThreadConfig {
+  return {
+    MAX_HEAVY_ATOMS: config.MAX_HEAVY_ATOMS,
+    PDF_MAX_PAGES: config.PDF_MAX_PAGES,
+    UPLOAD_LIMIT: config.UPLOAD_LIMIT,
+    EXTDB_URL: config.EXTDB_URL,
+    EXTDB_TIMEOUT_MS: config.EXTDB_TIMEOUT_MS,
+    CHEMCLASS_URL: config.CHEMCLASS_URL,
+  };
+}
+
+/**
+ * TEMPORARY, until workers/thread.ts gives every task its thread's configuration: a thread's
+ * configuration read from the environment it inherited, once per thread (or process). The one
+ * place where thread-side code still loads the configuration itself; used by `taskConfig` and
+ * by shared/ops/tasks.ts (RDKit's heavy-atom limit). Remove with them once the thread is wired.
+ */
+let threadFallback: ThreadConfig | undefined;
+export function fallbackThreadConfig(): ThreadConfig {
+  return (threadFallback ??= threadConfig(loadConfig()));
+}
+
+/** A task's configuration: `ctx.config`, or (TEMPORARY, see above) the thread's own reading. */
+export function taskConfig(ctx: { config?: ThreadConfig }): ThreadConfig {
+  return ctx.config ?? fallbackThreadConfig();
 }
 
 /** For process entries: the configuration, or exit 2 with the message naming what is wrong. */

@@ -16,7 +16,7 @@ const services = await createServices(config);
 const server = createMcpServer({
   version: config.RELEASE_VERSION,
   longWaitMs: config.LONG_TASK_TIMEOUT_MS,
-  context: () => ({ runner: services.runner, store: services.store, baseUrl: `http://localhost:${config.PORT}`, prefix: '' }),
+  context: () => ({ runner: services.runner, config, store: services.store, baseUrl: `http://localhost:${config.PORT}`, prefix: '' }),
   structure: services.structure,
 });
 const transport = new StdioServerTransport();

@@ -21,7 +21,7 @@ export default async function healthRoutes(app: FastifyInstance, opts: { service
     store: config.MONGO_URL ? 'mongo' : 'embedded',
     ...(services.seed ? { demo_import: services.seed.status() } : {}),
     structure_search: services.searchIndex.status(),
-    opsin: opsinHealth(),
+    opsin: opsinHealth(config),
   });
   app.get('/health', health);
   for (const prefix of PREFIXES) {

@@ -6,7 +6,6 @@
  * Every structure found is written by RDKit (the `generate_smiles` task on a worker thread), so a
  * name answers exactly what its SMILES would. The answer names the resolver that found it.
  */
-import { loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { extdbBudgetMs, type ExtdbAnswer } from '../ops/extdb.tasks.ts';
 import type { ApiContext, CatalogReader } from '../ops/types.ts';
@@ -76,7 +75,7 @@ export async function resolveName(rawName: string, ctx: ApiContext, prefix = '')
   let opsinMissing = false;
 
   // (a) OPSIN
-  const { bridge, setup } = sharedOpsin();
+  const { bridge, setup } = sharedOpsin(ctx.config);
   if (!bridge) {
     opsinMissing = !setup.disabled;
     misses.push(`OPSIN not available (${setup.problem})`);
@@ -110,7 +109,7 @@ export async function resolveName(rawName: string, ctx: ApiContext, prefix = '')
   }
 
   // (c) the external compound database
-  const config = loadConfig();
+  const { config } = ctx;
   try {
     const budget = extdbBudgetMs(config.EXTDB_TIMEOUT_MS);
     const found = (await ctx.runner.run(OP, 'extdb_lookup', { identifier: name }, { timeoutMs: budget + 2_000, waitMs: budget + 5_000 })) as ExtdbAnswer;

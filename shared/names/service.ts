@@ -2,8 +2,10 @@
  * The process's one OPSIN bridge, made from the configuration at first use (never at import), and
  * what /health says about it. The bridge lives in the process that runs the api-side handlers
  * (the api, or the MCP stdio server); docs/names.md explains why there and not in the workers.
+ * The configuration is the process's own, passed in by the callers (`ApiContext.config`, the
+ * health route's services).
  */
-import { loadConfig } from '../config.ts';
+import type { Config } from '../config.ts';
 import { OpsinProcess } from './opsin.ts';
 import { locateOpsin, OPSIN_INSTALL_HINT, type OpsinSetup } from './opsin-setup.ts';
 
@@ -15,8 +17,10 @@ interface Settings {
   idleMs: number;
 }
 
-function settings(): Settings {
-  const c = loadConfig();
+/** The settings of OPSIN in the configuration. */
+export type OpsinConfig = Pick<Config, 'OPSIN_JAR' | 'OPSIN_JAVA' | 'OPSIN_TIMEOUT_MS' | 'OPSIN_IDLE_MS'>;
+
+function settings(c: OpsinConfig): Settings {
   return {
     setup: locateOpsin({ OPSIN_JAR: c.OPSIN_JAR, OPSIN_JAVA: c.OPSIN_JAVA, JAVA_HOME: process.env.JAVA_HOME, PATH: process.env.PATH }),
     timeoutMs: c.OPSIN_TIMEOUT_MS,
@@ -25,11 +29,11 @@ function settings(): Settings {
 }
 
 /**
- * The bridge, or why there is none. The configuration is read on every call and a changed one
- * replaces the bridge (tests change it; a running service never does).
+ * The bridge, or why there is none. A call with other settings than the bridge's replaces it
+ * (tests do that; a running service never does).
  */
-export function sharedOpsin(): { bridge?: OpsinProcess; setup: OpsinSetup } {
-  const s = settings();
+export function sharedOpsin(config: OpsinConfig): { bridge?: OpsinProcess; setup: OpsinSetup } {
+  const s = settings(config);
   if (!s.setup.java || !s.setup.jar) {
     if (shared) void closeSharedOpsin();
     return { setup: s.setup };
@@ -60,10 +64,10 @@ export interface OpsinHealth {
 }
 
 /** For /health: whether names can be read by OPSIN, and if not, why and what to install. */
-export function opsinHealth(): OpsinHealth {
+export function opsinHealth(config: OpsinConfig): OpsinHealth {
   let s: Settings;
   try {
-    s = settings();
+    s = settings(config);
   } catch (e) {
     return { available: false, reason: (e as Error).message };
   }

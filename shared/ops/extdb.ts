@@ -5,7 +5,6 @@
  * the `extdb_lookup` task against the external compound database (EXTDB_URL).
  */
 import { z } from 'zod';
-import { loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { inputTypeOf } from '../extdb/identifier.ts';
 import { extdbBudgetMs, type ExtdbAnswer } from './extdb.tasks.ts';
@@ -41,7 +40,7 @@ export async function retrieveExtdbSmiles(args: { identifier: string }, ctx: Api
     const local = await catalogSmiles(ctx.store, id);
     if (local) return { input: identifier, canonical_smiles: local, input_type: inputTypeOf(id), success: true };
   }
-  const budget = extdbBudgetMs(loadConfig().EXTDB_TIMEOUT_MS);
+  const budget = extdbBudgetMs(ctx.config.EXTDB_TIMEOUT_MS);
   return (await ctx.runner.run(OP, 'extdb_lookup', { identifier }, { timeoutMs: budget + 2_000, waitMs: budget + 5_000 })) as ExtdbAnswer;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { RDKit } from '../chem/core/rdkit.ts';
+import type { Config, ThreadConfig } from '../config.ts';
 import type { JobRunner } from '../jobs/types.ts';
 
 export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 'text/html';
@@ -75,6 +76,8 @@ export interface CatalogReader {
 /** What an api-side handler may use. */
 export interface ApiContext {
   runner: JobRunner;
+  /** The process's configuration, read once by its entry (api/server.ts, api/mcp/stdio.ts). */
+  config: Config;
   store?: CatalogReader;
   /** Absolute base of this service as the client sees it, e.g. `http://host:8000`, for status URLs. */
   baseUrl: string;
@@ -113,6 +116,12 @@ export function isMediaResult(v: unknown): v is MediaResult {
 
 export interface TaskContext {
   rdkit: RDKit;
+  /**
+   * The thread's configuration (given by the process that started the pool). Read it through
+   * `taskConfig(ctx)` (shared/config.ts), which falls back to the environment while a thread
+   * does not supply it yet (TEMPORARY: required once workers/thread.ts sets it).
+   */
+  config?: ThreadConfig;
   /** Aborted when the job is cancelled or times out; long tasks poll `signal.aborted`. */
   signal: AbortSignal;
   /** Report progress (0..100 or a small JSON object). */

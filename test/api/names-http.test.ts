@@ -17,17 +17,17 @@ import { build } from '../helpers/app.ts';
 
 const fake = await startFakePugRest();
 t.teardown(() => fake.close());
-// The api handler and the worker threads read these from the environment (threads copy it when
-// the pool starts, so before build()).
-process.env.EXTDB_URL = fake.base;
-process.env.EXTDB_TIMEOUT_MS = '2000';
+// The api reads these from its configuration; the worker threads (until the pool gives them that
+// configuration) from the environment, which they copy when the pool starts, so before build().
+const EXTDB = { EXTDB_URL: fake.base, EXTDB_TIMEOUT_MS: '2000' };
+Object.assign(process.env, EXTDB);
 t.teardown(() => {
   delete process.env.EXTDB_URL;
   delete process.env.EXTDB_TIMEOUT_MS;
 });
 t.teardown(() => closeSharedOpsin());
 
-const { app, services } = (await build(t, 'inline'))!;
+const { app, services } = (await build(t, 'inline', EXTDB))!;
 const rdkit = await loadRDKit();
 const canon = (smiles: string) => {
   const m = rdkit.get_mol(smiles)!;
@@ -115,11 +115,12 @@ t.test('an unresolvable name is a 422 saying what each resolver answered', async
 });
 
 t.test('without OPSIN: the service still answers, /health and the 422 say what to install', async (t) => {
-  const saved = process.env.OPSIN_JAR;
-  process.env.OPSIN_JAR = '/nonexistent/opsin.jar';
+  // The running app's configuration, changed in place: /health and the names service read it at
+  // each call (a changed OPSIN setting replaces the bridge).
+  const saved = services.config.OPSIN_JAR;
+  services.config.OPSIN_JAR = '/nonexistent/opsin.jar';
   t.teardown(() => {
-    if (saved === undefined) delete process.env.OPSIN_JAR;
-    else process.env.OPSIN_JAR = saved;
+    services.config.OPSIN_JAR = saved;
   });
   const health = (await app.inject({ url: '/health' })).json();
   t.equal(health.status, 'OK');
@@ -134,7 +135,7 @@ t.test('without OPSIN: the service still answers, /health and the 422 say what t
 });
 
 t.test('MCP: the same string, and a second text content naming the resolver', async (t) => {
-  const server = createMcpServer({ version: 'test', longWaitMs: 30_000, context: () => ({ runner: services.runner, store: services.store, baseUrl: 'http://x', prefix: '' }) });
+  const server = createMcpServer({ version: 'test', longWaitMs: 30_000, context: () => ({ runner: services.runner, config: services.config, store: services.store, baseUrl: 'http://x', prefix: '' }) });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'names-test', version: '1.0.0' });
   await Promise.all([server.connect(a), client.connect(b)]);

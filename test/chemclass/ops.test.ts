@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
+import { loadConfig, threadConfig, type ThreadConfig } from '../../shared/config.ts';
 import { AppError } from '../../shared/errors.ts';
 import type { TaskExecutor } from '../../shared/jobs/executor.ts';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';
@@ -18,6 +19,9 @@ import { classifyTasks } from '../../shared/ops/classify.tasks.ts';
 import type { ApiContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
+const config = loadConfig();
+/** The configuration the tasks get: this process's, without a classification service unless a test names one. */
+const threadCfg = (CHEMCLASS_URL?: string): ThreadConfig => ({ ...threadConfig(config), CHEMCLASS_URL });
 const QUERCETIN = 'O=c1c(O)c(-c2ccc(O)c(O)c2)oc2cc(O)cc(O)c12';
 const QUERCETIN_KEY = 'REFJWTPEDVJJIY-UHFFFAOYSA-N';
 
@@ -27,13 +31,13 @@ function executor(gate?: Promise<void>, calls: string[] = []): TaskExecutor {
     calls.push(task);
     if (task === 'chemclass_classify' && gate) await gate;
     hooks.onStart?.();
-    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: hooks.signal ?? new AbortController().signal, progress: hooks.onProgress ?? (() => {}) });
+    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: hooks.signal ?? new AbortController().signal, progress: hooks.onProgress ?? (() => {}), config: threadCfg() });
   };
 }
 
 function context(execute: TaskExecutor): ApiContext & { runner: JobRunner } {
   const runner = createInlineRunner({ execute, timeouts: { quickMs: 30_000, longMs: 60_000, waitMs: 30_000, resultTtlSeconds: 60 } });
-  return { runner, baseUrl: 'http://test.local', prefix: '/latest' };
+  return { runner, config, baseUrl: 'http://test.local', prefix: '/latest' };
 }
 
 async function status(t: { teardown: (fn: () => unknown) => void }, ctx: ApiContext & { runner: JobRunner }, id: string) {
@@ -96,7 +100,7 @@ t.test('processing maps to Processing', async (t) => {
   const execute: TaskExecutor = async (task, args, hooks) => {
     hooks.onStart?.();
     if (task === 'chemclass_classify') await gate;
-    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
+    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {}, config: threadCfg() });
   };
   const ctx = context(execute);
   t.teardown(() => ctx.runner.close());
@@ -109,7 +113,7 @@ t.test('a failed job is Failed with its error', async (t) => {
   const execute: TaskExecutor = async (task, args, hooks) => {
     hooks.onStart?.();
     if (task === 'chemclass_classify') throw new AppError(503, 'Classification service http://x unreachable: ECONNREFUSED (4 attempts)', 'unavailable');
-    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {} });
+    return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {}, config: threadCfg() });
   };
   const ctx = context(execute);
   const a = await submitClassification({ smiles: 'CCCl' }, ctx);
@@ -164,11 +168,10 @@ function fakeClassyfire(): Promise<{ server: Server; url: string; requests: stri
 
 t.test('forwarding to CHEMCLASS_URL', async (t) => {
   const fake = await fakeClassyfire();
-  t.teardown(() => { fake.server.close(); delete process.env.CHEMCLASS_URL; });
-  process.env.CHEMCLASS_URL = fake.url;
+  t.teardown(() => fake.server.close());
   const progress: unknown[] = [];
   const r = await classifyTasks.chemclass_classify({ smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', inchikey: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N' },
-    { rdkit, signal: new AbortController().signal, progress: (p: unknown) => progress.push(p) }) as { classifier: string; entities: { class: { name: string } }[] };
+    { rdkit, signal: new AbortController().signal, progress: (p: unknown) => progress.push(p), config: threadCfg(fake.url) }) as { classifier: string; entities: { class: { name: string } }[] };
   t.equal(r.classifier, fake.url);
   t.equal(r.entities[0].class.name, 'Imidazopyrimidines', 'the service answer is passed through');
   t.same(fake.requests, ['POST /queries/?format=json', 'GET /queries/4242?format=json', 'GET /queries/4242?format=json']);
@@ -180,11 +183,9 @@ t.test('an unreachable CHEMCLASS_URL is a 503 naming the service', async (t) => 
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise<void>((r) => closed.close(() => r()));
-  process.env.CHEMCLASS_URL = url;
-  t.teardown(() => { delete process.env.CHEMCLASS_URL; });
   const t0 = Date.now();
   await t.rejects(
-    Promise.resolve(classifyTasks.chemclass_classify({ smiles: 'CCO', inchikey: 'x' }, { rdkit, signal: new AbortController().signal, progress: () => {} })),
+    Promise.resolve(classifyTasks.chemclass_classify({ smiles: 'CCO', inchikey: 'x' }, { rdkit, signal: new AbortController().signal, progress: () => {}, config: threadCfg(url) })),
     { status: 503, message: new RegExp(`Classification service ${url.replace(/\./g, '\\.')} unreachable: ECONNREFUSED \\(4 attempts\\)`) },
   );
   t.ok(Date.now() - t0 < 15_000, 'gives up after the retries, no hang');

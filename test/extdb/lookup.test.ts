@@ -7,6 +7,7 @@
 import t from 'tap';
 import { inputTypeOf, routeOf } from '../../shared/extdb/identifier.ts';
 import { clearLookupCache, lookupSmiles } from '../../shared/extdb/pubchem.ts';
+import { loadConfig, threadConfig } from '../../shared/config.ts';
 import { extdbTasks } from '../../shared/ops/extdb.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 import { CAFFEINE, CAFFEINE_INCHI, CAFFEINE_KEY, closedPortUrl, ETHANOL, startFakePugRest } from './fake-pugrest.ts';
@@ -101,10 +102,8 @@ t.test('answers are cached (found and not found), failures are not', async (t) =
 });
 
 t.test('the extdb_lookup task reads EXTDB_URL and answers the upstream shape', async (t) => {
-  process.env.EXTDB_URL = fake.base;
-  process.env.EXTDB_TIMEOUT_MS = '2000';
-  t.teardown(() => { delete process.env.EXTDB_URL; delete process.env.EXTDB_TIMEOUT_MS; });
-  const ctx = { signal: new AbortController().signal, progress: () => {} } as unknown as TaskContext;
+  const config = { ...threadConfig(loadConfig()), EXTDB_URL: fake.base, EXTDB_TIMEOUT_MS: 2000 };
+  const ctx = { signal: new AbortController().signal, progress: () => {}, config } as unknown as TaskContext;
   t.same(await extdbTasks.extdb_lookup({ identifier: '2519' }, ctx), { input: '2519', canonical_smiles: CAFFEINE, input_type: 'CID', success: true });
   t.same(await extdbTasks.extdb_lookup({ identifier: 'no such compound' }, ctx),
     { input: 'no such compound', canonical_smiles: null, input_type: 'name', success: false });

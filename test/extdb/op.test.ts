@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { openStore } from '../../api/catalog/store/open.ts';
+import { loadConfig, threadConfig } from '../../shared/config.ts';
 import { clearLookupCache } from '../../shared/extdb/pubchem.ts';
 import type { TaskExecutor } from '../../shared/jobs/executor.ts';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';
@@ -21,9 +22,12 @@ import { CAFFEINE, closedPortUrl, startFakePugRest } from './fake-pugrest.ts';
 const fake = await startFakePugRest();
 t.teardown(() => fake.close());
 
+// The api's configuration and the one its threads get, both pointing at the fake database.
+const config = { ...loadConfig(), EXTDB_URL: fake.base, EXTDB_TIMEOUT_MS: 2000 };
+const taskConfig = threadConfig(config);
 const execute: TaskExecutor = async (task, args, hooks) => {
   hooks.onStart?.();
-  return (extdbTasks as TaskTable)[task](args, { signal: hooks.signal ?? new AbortController().signal, progress: () => {} } as never);
+  return (extdbTasks as TaskTable)[task](args, { signal: hooks.signal ?? new AbortController().signal, progress: () => {}, config: taskConfig } as never);
 };
 const runner = createInlineRunner({ execute, timeouts: { quickMs: 60_000, longMs: 60_000, waitMs: 60_000, resultTtlSeconds: 60 } });
 t.teardown(() => runner.close());
@@ -43,11 +47,7 @@ await store.insert('molecules', {
 });
 const THEOBROMINE = 'CN1C(=O)NC(=O)C2=C1N=CN2C';
 
-process.env.EXTDB_URL = fake.base;
-process.env.EXTDB_TIMEOUT_MS = '2000';
-t.teardown(() => { delete process.env.EXTDB_URL; delete process.env.EXTDB_TIMEOUT_MS; });
-
-const ctx = (r: JobRunner, withStore = true): ApiContext => ({ runner: r, store: withStore ? store : undefined, baseUrl: 'http://x', prefix: '' });
+const ctx = (r: JobRunner, withStore = true): ApiContext => ({ runner: r, config, store: withStore ? store : undefined, baseUrl: 'http://x', prefix: '' });
 
 t.test('registry entry', async (t) => {
   const [op] = extdbOps;
@@ -85,8 +85,8 @@ t.test('otherwise the external database', async (t) => {
 t.test('an unreachable database is a 503 naming it', async (t) => {
   clearLookupCache();
   const url = await closedPortUrl();
-  process.env.EXTDB_URL = url;
-  t.teardown(() => { process.env.EXTDB_URL = fake.base; });
+  taskConfig.EXTDB_URL = url;
+  t.teardown(() => { taskConfig.EXTDB_URL = fake.base; });
   await t.rejects(retrieveExtdbSmiles({ identifier: 'caffeine' }, ctx(runner)), {
     status: 503,
     message: new RegExp(`^External compound database ${url.replace(/[.]/g, '\\.')} unreachable: ECONNREFUSED \\(4 attempts\\)`),

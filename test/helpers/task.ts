@@ -4,6 +4,7 @@
  * structural type of a test that can register teardowns.
  */
 import type { RDKit } from '../../shared/chem/core/rdkit.ts';
+import { loadConfig, threadConfig, type ThreadConfig } from '../../shared/config.ts';
 import { OPERATIONS_BY_NAME } from '../../shared/ops/index.ts';
 import { TASKS } from '../../shared/ops/tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
@@ -11,8 +12,16 @@ import type { TaskContext } from '../../shared/ops/types.ts';
 /** A test (or subtest) that can register teardowns. */
 export type Teardown = { teardown: (fn: () => unknown) => void };
 
-export function taskContext(rdkit: RDKit, signal: AbortSignal = new AbortController().signal, onProgress: (v: unknown) => void = () => {}): TaskContext {
-  return { rdkit, signal, progress: onProgress };
+/** The configuration a thread would get, read now from the environment (tests are process entries too). */
+export const testThreadConfig = (overrides: Partial<ThreadConfig> = {}): ThreadConfig => ({ ...threadConfig(loadConfig()), ...overrides });
+
+export function taskContext(
+  rdkit: RDKit,
+  signal: AbortSignal = new AbortController().signal,
+  onProgress: (v: unknown) => void = () => {},
+  config: ThreadConfig = testThreadConfig(),
+): TaskContext {
+  return { rdkit, signal, progress: onProgress, config };
 }
 
 /** Runs an operation by tool name: its schema validates `query` (defaults applied), its task runs. */

@@ -1,4 +1,5 @@
 /** Calls a PDF operation as the worker does: arguments parsed by the op's schema, then its task. */
+import { loadConfig, threadConfig } from '../../shared/config.ts';
 import { AppError } from '../../shared/errors.ts';
 import { pdfOps } from '../../shared/ops/pdf.ts';
 import { pdfTasks } from '../../shared/ops/pdf.tasks.ts';
@@ -16,7 +17,8 @@ export interface CallOptions {
 export async function call(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<unknown> {
   const op = pdfOps.find((o) => o.name === name);
   if (!op) throw new Error(`no op ${name}`);
-  const ctx = { rdkit: undefined, signal: opts.signal ?? new AbortController().signal, progress: opts.progress ?? (() => {}) } as unknown as TaskContext;
+  // The configuration is read at each call, so `withEnv` below changes what the task is given.
+  const ctx = { rdkit: undefined, signal: opts.signal ?? new AbortController().signal, progress: opts.progress ?? (() => {}), config: threadConfig(loadConfig()) } as unknown as TaskContext;
   return pdfTasks[op.task](op.args.parse(args), ctx);
 }
 
@@ -38,7 +40,7 @@ export async function appError(p: Promise<unknown>): Promise<AppError | undefine
   }
 }
 
-/** Runs `fn` with environment variables set, restoring them afterwards. */
+/** Runs `fn` with environment variables set (the configuration `call` reads), restoring them afterwards. */
 export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   Object.assign(process.env, vars);

@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { loadConfig } from '../../../shared/config.ts';
 import { deriveMolecule } from '../../../shared/chem/catalog/derive.ts';
-import { loadRDKit, rdkitFault } from '../../../shared/chem/core/rdkit.ts';
+import { configureRDKit, loadRDKit, rdkitFault } from '../../../shared/chem/core/rdkit.ts';
 import { openStore } from '../store/open.ts';
 import { importFile, type ImportProgress } from './run.ts';
 
@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
     return files.length ? 0 : 1;
   }
   const cfg = loadConfig();
+  configureRDKit({ maxHeavyAtoms: cfg.MAX_HEAVY_ATOMS });
   const rdkit = await loadRDKit();
   const store = await openStore({ mongoUrl: cfg.MONGO_URL, dataDir: cfg.DATA_DIR });
   try {

@@ -6,7 +6,6 @@
 import rdkitPackage from '@rdkit/rdkit';
 import type { MainModule, Mol } from '@rdkit/rdkit';
 import { AppError, invalidStructure } from '../../errors.ts';
-import { loadConfig } from '../../config.ts';
 
 export type RDKit = MainModule;
 export type { Mol };
@@ -154,14 +153,18 @@ export function normaliseSmiles(smiles: string): string {
 }
 
 /**
- * Most heavy atoms in one input (config MAX_HEAVY_ATOMS, default 400). RDKit's C++ recurses along
- * chains of atoms and its WASM build has a fixed stack, which a long chain exhausts (measured:
- * the canonical SMILES of a linear alkane fails from about 590 carbons, the collection
- * pre-processing of a conjugated polyene from about 470 atoms). 400 leaves a margin and is far
- * above natural products (maitotoxin, one of the largest, has 234 heavy atoms).
+ * Most heavy atoms in one input: MAX_HEAVY_ATOMS, set once per thread by `configureRDKit` (400
+ * when never set). RDKit's C++ recurses along chains of atoms and its WASM build has a fixed
+ * stack, which a long chain exhausts (measured: a linear alkane's canonical SMILES fails from
+ * about 590 carbons, a conjugated polyene's collection pre-processing from about 470 atoms). 400
+ * leaves a margin and is far above natural products (maitotoxin, among the largest: 234 atoms).
  */
-let atomLimit: number | undefined;
-export const maxHeavyAtoms = (): number => (atomLimit ??= loadConfig().MAX_HEAVY_ATOMS);
+let atomLimit = 400;
+let lastAccepted: string | undefined;
+export const maxHeavyAtoms = (): number => atomLimit;
+export function configureRDKit(opts: { maxHeavyAtoms: number }): void {
+  [atomLimit, lastAccepted] = [opts.maxHeavyAtoms, undefined];
+}
 
 const SMILES_ATOM = /\[([^\]]*)\]|Cl|Br|[BCNOPSFIbcnops*]/g;
 
@@ -247,8 +250,6 @@ export function assertStructureSize(text: string): void {
   }
   lastAccepted = text;
 }
-
-let lastAccepted: string | undefined;
 
 export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
   if (typeof input !== 'string' || input.trim() === '') throw invalidStructure(String(input ?? ''), what);
