@@ -3,7 +3,7 @@
  * registry, the job runner (inline: a Piscina pool in this process; bullmq: queues in Redis) and
  * the catalog store (embedded nedb files, or MongoDB). Closed in reverse order.
  */
-import type { Config } from '../shared/config.ts';
+import { threadConfig, type Config } from '../shared/config.ts';
 import { openStore } from './catalog/store/open.ts';
 import type { CatalogStore } from './catalog/store/types.ts';
 import type { DeriveInput, DerivedMolecule, SearchFeed } from '../shared/chem/catalog/ports.ts';
@@ -66,7 +66,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       log: (msg, extra) => console.error(JSON.stringify({ level: 'warn', time: new Date().toISOString(), msg, ...extra })),
     });
   } else {
-    const p = createPool(config.WORKERS);
+    const p = createPool(config.WORKERS, threadConfig(config));
     pool = p;
     metrics.watchPool(() => p.utilization, () => p.threads.length, () => p.wasmMemory());
     runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../api/app.ts';
 import { createServices } from '../api/services.ts';
-import { loadConfig } from '../shared/config.ts';
+import { loadConfig, threadConfig } from '../shared/config.ts';
 import { createPool, runTask } from '../workers/pool.ts';
 import { load, row } from './load.ts';
 
@@ -27,7 +27,7 @@ const pickSmiles = (i: number) => smiles[i % smiles.length];
 console.log(`canonicalsmiles, ${N} requests, concurrency ${C}, ${THREADS} chemistry threads, ${smiles.length} natural products`);
 
 {
-  const pool = createPool(Number(THREADS));
+  const pool = createPool(Number(THREADS), threadConfig(loadConfig()));
   await runTask(pool, 'generate_canonical_smiles', { smiles: 'C', toolkit: 'rdkit' }, { timeoutMs: 30_000 });
   const r = await load(N, C, async (i) => typeof (await runTask(pool, 'generate_canonical_smiles', { smiles: pickSmiles(i), toolkit: 'rdkit' }, { timeoutMs: 30_000 })) === 'string');
   console.log(row('direct pool call', r));

@@ -13,7 +13,6 @@ import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { loadRDKit, parseMol, withMol, type Mol, type RDKit } from '../shared/chem/core/rdkit.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
-import type { TaskContext } from '../shared/ops/types.ts';
 import { morganGraph, type MorganGraph } from '../shared/chem/core/morgan-env.ts';
 import { qed } from '../shared/chem/scores/qed.ts';
 import { vdwVolume } from '../shared/chem/descriptors/vdw-volume.ts';
@@ -23,6 +22,7 @@ import { npLikeness } from '../shared/chem/scores/nplikeness.ts';
 import { molecularFormula } from '../shared/chem/core/formula.ts';
 import { isPlainSmiles, MolView } from '../shared/chem/core/mol-view.ts';
 import { npModel, qedData } from '../shared/ops/descriptors.tasks.ts';
+import { taskContext } from '../test/helpers/task.ts';
 
 const PASSES = Number(process.env.PASSES ?? 2);
 const HEAP_CALLS = Number(process.env.HEAP_CALLS ?? 20_000);
@@ -46,7 +46,7 @@ const heapBytes = () => memory?.buffer.byteLength ?? Number.NaN;
 const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 const rdkit: RDKit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 // Live molecule count, a finer leak check than the heap size (a freed slot is reused, so a
 // small leak may not grow the heap for a while): every JSMol the module hands out, minus

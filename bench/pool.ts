@@ -18,6 +18,7 @@ import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
 import { createPool } from '../workers/pool.ts';
+import { loadConfig, threadConfig } from '../shared/config.ts';
 
 const N = Number(process.env.N ?? 20_000);
 const inputs = ['CCO', 'CC(=O)O', 'c1ccccc1', 'OCC(O)CO', 'CN', 'C1CCCCC1', 'CC(C)O', 'N#CC'];
@@ -32,13 +33,14 @@ const mainCpu = () => {
 const rssMb = () => process.memoryUsage().rss / 2 ** 20;
 const us = (ms: number, n: number) => ((ms * 1000) / n).toFixed(1);
 
-const ctx: TaskContext = { rdkit: await loadRDKit(), signal: new AbortController().signal, progress: () => {} };
+const config = threadConfig(loadConfig());
+const ctx: TaskContext = { rdkit: await loadRDKit(), signal: new AbortController().signal, progress: () => {}, config };
 for (let i = 0; i < 2000; i++) await TASKS[TASK]!(args(i), ctx);
 let t0 = performance.now();
 for (let i = 0; i < N; i++) await TASKS[TASK]!(args(i), ctx);
 const direct = (performance.now() - t0) / N;
 
-const pool = createPool(1);
+const pool = createPool(1, config);
 const run = (i: number) => pool.run(TASK, args(i), { timeoutMs: 60_000 });
 for (let i = 0; i < 2000; i++) await run(i);
 

@@ -18,6 +18,7 @@ import { storePages } from '../api/catalog/structure-feed.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
 import { createPool } from '../workers/pool.ts';
 import { SearchService } from '../workers/search/service.ts';
+import { loadConfig, threadConfig } from '../shared/config.ts';
 
 const THREADS = Number(process.env.THREADS ?? 2);
 const REPEAT = Number(process.env.REPEAT ?? 5);
@@ -29,7 +30,7 @@ if (!existsSync(SET)) {
   process.exit(2);
 }
 const lines = readFileSync(SET, 'utf8').trim().split('\n').map((l) => l.split('\t'));
-const pool = createPool(THREADS);
+const pool = createPool(THREADS, threadConfig(loadConfig()));
 const runner = createInlineRunner({
   execute: (task, args, hooks) => pool.run(task, args, hooks),
   timeouts: { quickMs: 600_000, longMs: 600_000, waitMs: 600_000, resultTtlSeconds: 60 },

@@ -34,7 +34,7 @@ async function single(cases: Case[]): Promise<{ rate: number; errors: number }> 
 }
 
 async function pooled(cases: Case[]): Promise<{ rate: number; errors: number }> {
-  pool ??= createPool(THREADS);
+  pool ??= createPool(THREADS, threadConfig(loadConfig()));
   await Promise.all(Array.from({ length: THREADS }, () => runTask(pool!, 'generate_canonical_smiles', { smiles: 'C', toolkit: 'rdkit' }, { timeoutMs: 60_000 })));
   let errors = 0;
   const t0 = performance.now();

@@ -180,22 +180,6 @@ export function threadConfig(config: Config): ThreadConfig {
   };
 }
 
-/**
- * TEMPORARY, until workers/thread.ts gives every task its thread's configuration: a thread's
- * configuration read from the environment it inherited, once per thread (or process). The one
- * place where thread-side code still loads the configuration itself; used by `taskConfig` and
- * by shared/ops/tasks.ts (RDKit's heavy-atom limit). Remove with them once the thread is wired.
- */
-let threadFallback: ThreadConfig | undefined;
-export function fallbackThreadConfig(): ThreadConfig {
-  return (threadFallback ??= threadConfig(loadConfig()));
-}
-
-/** A task's configuration: `ctx.config`, or (TEMPORARY, see above) the thread's own reading. */
-export function taskConfig(ctx: { config?: ThreadConfig }): ThreadConfig {
-  return ctx.config ?? fallbackThreadConfig();
-}
-
 /** For process entries: the configuration, or exit 2 with the message naming what is wrong. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   try {

@@ -5,7 +5,7 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { healthServer } from './health.ts';
-import { loadConfigOrExit } from '../shared/config.ts';
+import { loadConfigOrExit, threadConfig } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
 import { startConsumers, type Consumers } from './consumer.ts';
 import { createPool } from './pool.ts';
@@ -22,7 +22,7 @@ if (!config.REDIS_URL) {
 const log = (msg: string, extra: Record<string, unknown> = {}) =>
   console.log(JSON.stringify({ time: new Date().toISOString(), role: 'worker', pid: process.pid, msg, ...extra }));
 
-const pool = createPool(config.WORKERS);
+const pool = createPool(config.WORKERS, threadConfig(config));
 const metrics = createMetrics('worker', config.RELEASE_VERSION);
 metrics.watchPool(() => pool.utilization, () => pool.threads.length, () => pool.wasmMemory());
 

@@ -1,4 +1,5 @@
 /**
+ * (Over 300 lines on purpose: the pool's protocol with its threads, single tasks and batches, time limits, cancellation and hand-overs, reads as one piece; split, the shared-memory states each part changes would be spread over files.)
  * The Piscina pool of chemistry threads and the one function that runs a task on it with a
  * timeout, cancellation and progress. Used by the inline runner (api process) and by the BullMQ
  * consumer (worker processes) alike, so both modes execute tasks identically.
@@ -29,6 +30,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
+import type { ThreadConfig } from '../shared/config.ts';
 import { AppError } from '../shared/errors.ts';
 import {
   SLOT_COUNT, STATE_RING, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
@@ -97,9 +99,10 @@ export class ChemPool {
   readonly sent = { messages: 0, tasks: 0 };
   private readonly size: number;
 
-  constructor(threads: number, log: (msg: string, err: unknown) => void = defaultLog) {
+  constructor(threads: number, config: ThreadConfig, log: (msg: string, err: unknown) => void = defaultLog) {
     this.size = threads;
     const data: ThreadData = {
+      config,
       slots: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (1 + 3 * SLOT_COUNT)),
       states: new SharedArrayBuffer(STATE_RING),
       channel: `natprod-pool-${randomUUID()}`,
@@ -376,8 +379,9 @@ const wasmFaultError = (detail: string) =>
 const threadDied = (task: string, e: unknown) =>
   AppError.from(e) ?? new AppError(500, `Worker thread failed while running ${task}: ${(e as Error)?.message ?? e}`, 'worker_crash');
 
-export function createPool(threads: number, log?: (msg: string, err: unknown) => void): ChemPool {
-  return new ChemPool(threads, log);
+/** A pool of `threads` chemistry threads, each given `config` (the process's, see threadConfig). */
+export function createPool(threads: number, config: ThreadConfig, log?: (msg: string, err: unknown) => void): ChemPool {
+  return new ChemPool(threads, config, log);
 }
 
 const defaultLog = (msg: string, err: unknown) =>

@@ -1,3 +1,5 @@
+import type { ThreadConfig } from '../shared/config.ts';
+
 /**
  * What the pool (main side) and its chemistry threads share: the task message, the outcome, the
  * thread's messages on its parentPort, and the layout of the shared memory (see workers/pool.ts).
@@ -24,6 +26,8 @@ export const stateIndex = (seq: number) => seq & (STATE_RING - 1);
  * [1 + 2 * SLOT_COUNT + i] the WebAssembly memory of slot i's RDKit in 64 KiB pages (written after each task).
  */
 export interface ThreadData {
+  /** The configuration tasks read (TaskContext.config) and the heavy-atom limit of RDKit's readers. */
+  config: ThreadConfig;
   slots: SharedArrayBuffer;
   /** Uint8 task states, see STATE_RING. */
   states: SharedArrayBuffer;

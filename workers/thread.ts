@@ -10,7 +10,7 @@
  * the pool terminates it, and a fresh one (with a fresh RDKit) takes its place.
  */
 import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
-import { loadRDKit, rdkitFault, wasmMemoryBytes } from '../shared/chem/core/rdkit.ts';
+import { configureRDKit, loadRDKit, rdkitFault, wasmMemoryBytes } from '../shared/chem/core/rdkit.ts';
 import { AppError } from '../shared/errors.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
@@ -21,9 +21,11 @@ import {
 
 export type { ThreadOutcome, ThreadTask };
 
+const data = workerData as ThreadData;
+const config = data.config;
+configureRDKit({ maxHeavyAtoms: config.MAX_HEAVY_ATOMS });
 const rdkit = await loadRDKit();
 
-const data = workerData as ThreadData;
 const slots = new Int32Array(data.slots);
 const states = new Uint8Array(data.states);
 const slot = Atomics.add(slots, 0, 1) % SLOT_COUNT;
@@ -114,6 +116,7 @@ async function runOne({ task, args, seq, notify }: ThreadTask): Promise<{ outcom
   current = { seq };
   const ctx: TaskContext = {
     rdkit,
+    config,
     get signal() {
       return signal();
     },

@@ -6,7 +6,6 @@
  * - `chemclass_classify` (long): classify with the offline rule set (shared/chem/classify/classify.ts),
  *   or, when CHEMCLASS_URL is set, forward to that ClassyFire-compatible service and wait.
  */
-import { taskConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { classifyStructure, RULES } from '../chem/classify/classify.ts';
 import { canonicalKekule, inchikey } from '../chem/convert/convert.ts';
@@ -36,7 +35,7 @@ export const classifyTasks = {
   },
 
   async chemclass_classify(args: { smiles: string; inchikey: string }, ctx: TaskContext): Promise<ClassificationResult> {
-    const url = taskConfig(ctx).CHEMCLASS_URL;
+    const url = ctx.config.CHEMCLASS_URL;
     if (url) {
       const remote = await classifyRemotely(args.smiles, {
         baseUrl: url,

@@ -2,7 +2,6 @@
  * Worker task of the external-database lookup (docs/spec/chem-service.md §2.1 (15)); the registry entry and the local
  * catalog shortcut are in extdb.ts. The HTTP client lives in shared/extdb/.
  */
-import { taskConfig } from '../config.ts';
 import { inputTypeOf, type InputType } from '../extdb/identifier.ts';
 import { lookupSmiles } from '../extdb/pubchem.ts';
 import type { OpTasks, TaskContext } from './types.ts';
@@ -27,7 +26,7 @@ export function extdbBudgetMs(timeoutMs: number): number {
 
 export const extdbTasks = {
   async extdb_lookup(args: { identifier: string }, ctx: TaskContext): Promise<ExtdbAnswer> {
-    const config = taskConfig(ctx);
+    const config = ctx.config;
     const smiles = await lookupSmiles(args.identifier, {
       baseUrl: config.EXTDB_URL,
       timeoutMs: config.EXTDB_TIMEOUT_MS,

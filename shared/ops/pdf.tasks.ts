@@ -3,7 +3,6 @@
  * base64-encoded in the job arguments and lives only in this thread's memory while the task
  * runs: nothing is written to disk, and the pdfjs document is destroyed when the task ends.
  */
-import { taskConfig } from '../config.ts';
 import { pdfDocument, pdfOrigin, type PdfOrigin } from '../pdf/document.ts';
 import { pdfLayout, type PdfLayout } from '../pdf/layout.ts';
 import { paperText } from '../pdf/paper-text.ts';
@@ -19,7 +18,7 @@ interface Args {
 }
 
 async function readPdf(args: Args, ctx: TaskContext): Promise<{ layout: PdfLayout; origin: PdfOrigin; pageLimit: number }> {
-  const config = taskConfig(ctx);
+  const config = ctx.config;
   const bytes = decodeBase64Pdf(args.pdf_base64, config.UPLOAD_LIMIT);
   assertPdfSignature(bytes);
   const origin = pdfOrigin(bytes, displayFilename(args.filename));

@@ -2,8 +2,6 @@
  * Every worker task by name: the dispatch table of a worker thread. Only worker threads (and
  * tests) import this module, because it pulls in all chemistry.
  */
-import { fallbackThreadConfig } from '../config.ts';
-import { configureRDKit } from '../chem/core/rdkit.ts';
 import type { OpTasks, TaskTable } from './types.ts';
 import type { RegisteredOp } from './index.ts';
 import { descriptorsTasks } from './descriptors.tasks.ts';
@@ -22,11 +20,6 @@ import { structgenTasks } from './structgen.tasks.ts';
 import { tautomerTasks } from './tautomer.tasks.ts';
 import { sugarsTasks } from './sugars.tasks.ts';
 import { depict3dTasks } from './depict3d.tasks.ts';
-
-// TEMPORARY (see fallbackThreadConfig in shared/config.ts): until workers/thread.ts calls
-// configureRDKit with the configuration it is given, a thread takes its heavy-atom limit from the
-// environment it inherited. (A later configureRDKit call overrides this one.)
-configureRDKit({ maxHeavyAtoms: fallbackThreadConfig().MAX_HEAVY_ATOMS });
 
 const families: TaskTable[] = [
   descriptorsTasks,

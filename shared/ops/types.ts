@@ -116,12 +116,8 @@ export function isMediaResult(v: unknown): v is MediaResult {
 
 export interface TaskContext {
   rdkit: RDKit;
-  /**
-   * The thread's configuration (given by the process that started the pool). Read it through
-   * `taskConfig(ctx)` (shared/config.ts), which falls back to the environment while a thread
-   * does not supply it yet (TEMPORARY: required once workers/thread.ts sets it).
-   */
-  config?: ThreadConfig;
+  /** The thread's configuration, given by the process that started the pool (shared/config.ts, threadConfig). */
+  config: ThreadConfig;
   /** Aborted when the job is cancelled or times out; long tasks poll `signal.aborted`. */
   signal: AbortSignal;
   /** Report progress (0..100 or a small JSON object). */

@@ -17,14 +17,8 @@ import { build } from '../helpers/app.ts';
 
 const fake = await startFakePugRest();
 t.teardown(() => fake.close());
-// The api reads these from its configuration; the worker threads (until the pool gives them that
-// configuration) from the environment, which they copy when the pool starts, so before build().
+// The api and its pool's threads read these from the configuration build() makes.
 const EXTDB = { EXTDB_URL: fake.base, EXTDB_TIMEOUT_MS: '2000' };
-Object.assign(process.env, EXTDB);
-t.teardown(() => {
-  delete process.env.EXTDB_URL;
-  delete process.env.EXTDB_TIMEOUT_MS;
-});
 t.teardown(() => closeSharedOpsin());
 
 const { app, services } = (await build(t, 'inline', EXTDB))!;

@@ -16,9 +16,10 @@ import { generate3D, MAX_3D_HEAVY_ATOMS } from '../../shared/chem/convert/confor
 import { depict3dTasks } from '../../shared/ops/depict3d.tasks.ts';
 import { depict3dOps } from '../../shared/ops/depict3d.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 const ref = JSON.parse(readFileSync(new URL('../fixtures/convert-reference.json', import.meta.url), 'utf8')) as {
   records: { input_smiles: string; rdkit_canonical: string }[];
 };

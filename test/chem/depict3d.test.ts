@@ -9,10 +9,10 @@ import { generate3D } from '../../shared/chem/convert/conformer.ts';
 import { scriptString, viewerPage, VIEWER_SCRIPT } from '../../shared/chem/depict/depict3d.ts';
 import { depict3dTasks } from '../../shared/ops/depict3d.tasks.ts';
 import { depict3dOps } from '../../shared/ops/depict3d.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 /** The JavaScript string literal assigned to `molblock` in the page, decoded. */
 function embedded(html: string): string {

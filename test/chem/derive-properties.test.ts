@@ -24,12 +24,12 @@ import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { TASKS } from '../../shared/ops/tasks.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
 import { build } from '../helpers/app.ts';
 import { fixture, tsv } from '../helpers/tables.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 const NEW_KEYS = [
   'qed_drug_likeliness', 'van_der_walls_volume', 'np_likeness', 'contains_sugar', 'contains_ring_sugars', 'contains_linear_sugars',

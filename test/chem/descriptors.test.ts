@@ -9,10 +9,10 @@ import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { descriptorsTasks } from '../../shared/ops/descriptors.tasks.ts';
 import type { MediaResult } from '../../shared/ops/types.ts';
 import { descriptorsOps } from '../../shared/ops/descriptors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 type Values = Record<string, number | string | boolean | null>;
 const describe = (smiles: string) =>
   descriptorsTasks.generate_descriptors({ smiles, format: 'json', toolkit: 'rdkit' }, ctx) as Values;

@@ -11,10 +11,10 @@ import { painsMatches } from '../../shared/chem/filters/pains.ts';
 import { pyRound } from '../../shared/chem/core/format.ts';
 import { descriptorsTasks, npModel, painsEntries, qedData, saTable } from '../../shared/ops/descriptors.tasks.ts';
 import { descriptorsOps } from '../../shared/ops/descriptors.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 const tables = { pains: painsEntries(), qed: qedData(), np: npModel(), sa: saTable() };
 const op = descriptorsOps.find((o) => o.name === 'filter_molecules')!;
 const run = (body: unknown, query: Record<string, unknown> = {}) =>

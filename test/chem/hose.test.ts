@@ -8,7 +8,7 @@ import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { hoseCodes, hoseGraph } from '../../shared/chem/hose/hose.ts';
 import { hoseTasks } from '../../shared/ops/hose.tasks.ts';
 import { hoseOps } from '../../shared/ops/hose.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 interface RefMolecule {
   smiles: string;
@@ -20,7 +20,7 @@ const ref = JSON.parse(readFileSync(new URL('../fixtures/hose-reference.json', i
   molecules: RefMolecule[];
 };
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 t.test('codes identical to CDK HOSECodeGenerator for every atom, spheres 1-4 and ringsize', async (t) => {
   t.ok(ref.molecules.length >= 30, `${ref.molecules.length} molecules`);

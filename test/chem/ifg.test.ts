@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
 import { functionalGroups, type FunctionalGroup } from '../../shared/chem/fragments/ifg.ts';
 import { fragmentsTasks } from '../../shared/ops/fragments.tasks.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const ref = JSON.parse(readFileSync(new URL('../fixtures/ifg-reference.json', import.meta.url), 'utf8')) as {
   molecules: { smiles: string; groups: FunctionalGroup[] }[];
 };
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 /**
  * A fragment SMILES as a heavy-atom graph (elements, aromaticity, charges, bonds), independent of
  * canonical atom order, stereo marks and written hydrogens.

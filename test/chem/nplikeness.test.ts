@@ -8,7 +8,7 @@ import { loadRDKit, withMol } from '../../shared/chem/core/rdkit.ts';
 import { morganCounts, morganGraph } from '../../shared/chem/core/morgan-env.ts';
 import { npLikeness } from '../../shared/chem/scores/nplikeness.ts';
 import { descriptorsTasks, npModel } from '../../shared/ops/descriptors.tasks.ts';
-import type { TaskContext } from '../../shared/ops/types.ts';
+import { taskContext } from '../helpers/task.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')
@@ -18,7 +18,7 @@ const fixture = (name: string) =>
     .map((l) => l.split('\t'));
 
 const rdkit = await loadRDKit();
-const ctx = { rdkit, signal: new AbortController().signal, progress() {} } as TaskContext;
+const ctx = taskContext(rdkit);
 
 t.test('unfolded Morgan ids and counts equal RDKit GetMorganFingerprint(mol, 2)', async (t) => {
   const rows = fixture('morgan_counts_reference.tsv');

@@ -17,6 +17,7 @@ import { isPlanar } from '../../shared/chem/structgen/planar.ts';
 import { structgenOps } from '../../shared/ops/structgen.ts';
 import { structgenTasks } from '../../shared/ops/structgen.tasks.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
+import { testThreadConfig } from '../helpers/task.ts';
 
 const rdkit = await loadRDKit();
 const all = (formula: string, o: StructgenOptions = NO_RESTRICTIONS): Molecule[] =>
@@ -99,7 +100,7 @@ t.test('planarity', async (t) => {
   t.ok(isPlanar(graph(5, k5.slice(1)), 5), 'K5 minus an edge');
 });
 
-const ctx = (signal = new AbortController().signal, progress: unknown[] = []): TaskContext => ({ rdkit, signal, progress: (v) => { progress.push(v); } });
+const ctx = (signal = new AbortController().signal, progress: unknown[] = []): TaskContext => ({ rdkit, signal, progress: (v) => { progress.push(v); }, config: testThreadConfig() });
 const defaults = { limit: 1000, max_heavy_atoms: 10, planar: true, allow_triple_bonds: false, bad_substructures: '1,2,3,4,5,7,9', allow_3_rings: false, allow_4_cycles: false };
 const run = (args: Record<string, unknown>, c = ctx()) => structgenTasks.generate_structures({ ...defaults, ...args } as never, c) as Promise<Record<string, unknown>>;
 

@@ -11,6 +11,7 @@ import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import { build } from '../helpers/app.ts';
 import { multipart } from './gen/http.ts';
 import { corpus } from './corpus.ts';
+import { testThreadConfig } from '../helpers/task.ts';
 
 const EMPTY_V2000 = '\n  fuzz\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n';
 const EMPTY_V9999 = '\n  fuzz\n\n  0  0  0  0  0  0  0  0  0  0999 V9999\nM  V30 BEGIN CTAB\nM  V30 COUNTS 1 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 1 C 0 0 0 0\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n';
@@ -159,13 +160,12 @@ t.test('a task that awaits is not taken down by a fault of the task behind it', 
   });
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
   t.teardown(() => new Promise<void>((r) => slow.close(() => r())));
-  const saved = { EXTDB_URL: process.env.EXTDB_URL, MAX_HEAVY_ATOMS: process.env.MAX_HEAVY_ATOMS };
-  process.env.EXTDB_URL = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/rest/pug`;
-  // A heavy-atom limit far above what RDKit's WASM stack takes, so that a long chain faults for real.
-  process.env.MAX_HEAVY_ATOMS = '100000';
   const { createPool, runTask } = await import('../../workers/pool.ts');
-  const pool = createPool(1);
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  const pool = createPool(1, testThreadConfig({
+    EXTDB_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/rest/pug`,
+    // A heavy-atom limit far above what RDKit's WASM stack takes, so that a long chain faults for real.
+    MAX_HEAVY_ATOMS: 100_000,
+  }));
   t.teardown(() => pool.destroy());
   const outcome = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: { status?: number; code?: string; detail?: unknown }) => ({ status: e.status, code: e.code, detail: e.detail }));
   const lookup = outcome(runTask(pool, 'extdb_lookup', { identifier: 'slowthing' }, { timeoutMs: 30_000 }));

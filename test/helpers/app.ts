@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.ts';
 import { createServices, type Services } from '../../api/services.ts';
-import { loadConfig, type Config } from '../../shared/config.ts';
+import { loadConfig, threadConfig, type Config } from '../../shared/config.ts';
 import { startConsumers, type Consumers } from '../../workers/consumer.ts';
 import { createPool, type ChemPool } from '../../workers/pool.ts';
 import { testPrefix, testRedis } from './redis.ts';
@@ -54,7 +54,7 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
   const services = await createServices(config);
   let worker: TestApp['worker'];
   if (redis) {
-    const pool = createPool(config.WORKERS);
+    const pool = createPool(config.WORKERS, threadConfig(config));
     const consumers = await startConsumers({ redisUrl: redis.url, prefix: config.QUEUE_PREFIX, pool, concurrency: config.WORKERS, lockMs: config.JOB_LOCK_MS });
     const searchRedis = new Redis(redis.url, { maxRetriesPerRequest: 2 });
     const stopSearch = startWorkerSearch({ redis: searchRedis, prefix: config.QUEUE_PREFIX, service: new SearchService(pool) });

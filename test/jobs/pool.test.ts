@@ -6,8 +6,9 @@
 import t from 'tap';
 import { AppError } from '../../shared/errors.ts';
 import { createPool } from '../../workers/pool.ts';
+import { testThreadConfig } from '../helpers/task.ts';
 
-const pool = createPool(1);
+const pool = createPool(1, testThreadConfig());
 t.teardown(() => pool.destroy());
 const canon = (smiles: string) => pool.run('generate_canonical_smiles', { smiles, toolkit: 'rdkit' }, { timeoutMs: 60_000 });
 /** Structure generation with every restriction off: millions of isomers, runs until stopped. */

@@ -8,16 +8,15 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { AppError } from '../../shared/errors.ts';
 import { createPool, runTask } from '../../workers/pool.ts';
+import { testThreadConfig } from '../helpers/task.ts';
 
-// Read by each pool thread when it starts (threads inherit this process's environment).
-process.env.MAX_HEAVY_ATOMS = '100000';
 
 const reference = JSON.parse(readFileSync(new URL('../fixtures/convert-reference.json', import.meta.url), 'utf8')) as {
   records: { name: string; input_smiles: string; inchikey: string }[];
 };
 
 t.test('a WASM fault is a 422 and the thread is replaced', async (t) => {
-  const pool = createPool(1);
+  const pool = createPool(1, testThreadConfig({ MAX_HEAVY_ATOMS: 100_000 }));
   t.teardown(() => pool.destroy());
   const run = (smiles: string) => runTask(pool, 'generate_canonical_smiles', { smiles, toolkit: 'rdkit' }, { timeoutMs: 60_000 });
 
