@@ -93,9 +93,6 @@ export async function startServer(mode: Mode, env: Record<string, string> = {}):
   const extdb = await startFakeExtdb();
   teardowns.push(() => extdb.close());
   env = { EXTDB_URL: extdb.url, ...env };
-  // Chemistry threads read their settings (EXTDB_URL, MAX_HEAVY_ATOMS ...) from the environment
-  // they inherit, not from the api's config: theirs must be the fuzz server's too.
-  for (const [k, v] of Object.entries({ ...FUZZ_ENV, ...env })) process.env[k] = v;
   const app = await build({ teardown: (fn) => teardowns.push(fn) }, mode, { ...FUZZ_ENV, ...env });
   if (!app) {
     await extdb.close();
