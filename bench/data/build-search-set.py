@@ -41,7 +41,7 @@ from rdkit import Chem, RDLogger
 RDLogger.DisableLog('rdApp.*')
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-LOTUS = os.path.join(REPO, 'shared', 'catalog', 'data')
+LOTUS = os.path.join(REPO, 'api', 'catalog', 'data')
 RD = '/usr/share/RDKit'
 MAX_HEAVY = 80
 ORGANIC = {1, 5, 6, 7, 8, 9, 14, 15, 16, 17, 34, 35, 53}  # H B C N O F Si P S Cl Se Br I
