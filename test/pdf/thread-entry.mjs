@@ -4,10 +4,13 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { pdfTasks } = await import('../../shared/ops/pdf.tasks.ts');
+const { loadConfig, threadConfig } = await import('../../shared/config.ts');
+// What the service's pool gives its threads (workers/pool.ts): the configuration, read once.
+const config = threadConfig(loadConfig());
 
 export default async function run({ task, args }) {
   const progress = [];
-  const ctx = { rdkit: undefined, signal: new AbortController().signal, progress: (v) => progress.push(v) };
+  const ctx = { rdkit: undefined, config, signal: new AbortController().signal, progress: (v) => progress.push(v) };
   try {
     return { ok: true, value: await pdfTasks[task](args, ctx), progress };
   } catch (e) {
