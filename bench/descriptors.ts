@@ -21,6 +21,7 @@ import { murckoFramework } from '../shared/chem/descriptors/murcko.ts';
 import { npLikeness } from '../shared/chem/scores/nplikeness.ts';
 import { molecularFormula } from '../shared/chem/core/formula.ts';
 import { isPlainSmiles, MolView } from '../shared/chem/core/mol-view.ts';
+import { rdkitProps } from '../shared/chem/descriptors/rdkit-props.ts';
 import { npModel, qedData } from '../shared/ops/descriptors.tasks.ts';
 import { taskContext } from '../test/helpers/task.ts';
 
@@ -148,18 +149,16 @@ type Step = [name: string, run: (st: State) => unknown];
 /**
  * The pieces of the descriptor task in the order coconutDescriptors runs them, each timed on
  * its own but inside the per-molecule sequence: timed in isolation loops, RDKit calls look
- * cheaper than they are (a repeated get_descriptors reuses contributions cached on the
- * molecule; hot loops keep one WASM function in cache). The SMARTS-screen inventory is built
+ * cheaper than they are (hot loops keep one WASM function in cache). The SMARTS-screen inventory is built
  * by the first query (QED).
  */
 const STEPS: Step[] = [
   ['parse (get_mol)', (st) => (st.mol = parseMol(rdkit, st.smiles))],
-  ['get_descriptors', (st) => (st.desc = JSON.parse(st.mol.get_descriptors()))],
   ['molecule JSON (get_json, once)', (st) => (st.view = new MolView(rdkit, st.mol, isPlainSmiles(st.smiles))).json],
+  // RDKit's descriptors in JavaScript (rdkit-props.ts); MinimalLib's get_descriptors() for the rest.
+  ['RDKit descriptors (rdkitProps)', (st) => (st.desc = rdkitProps(rdkit, st.view.json) ?? JSON.parse(st.mol.get_descriptors()))],
   ['morganGraph', (st) => (st.graph = morganGraph(rdkit, st.mol, st.view.json))],
   ['ring data', (st) => st.view.json.rings],
-  // NumHBA of get_descriptors is the HBA_SMARTS count (descriptors.ts): no RDKit call left.
-  ['HBA SMARTS', (st) => (st.desc as { NumHBA?: number }).NumHBA],
   ['vdW volume', (st) => vdwVolume(st.graph, st.view.json.rings, st.view.json.aromaticAtoms)],
   ['QED', (st) => qed(rdkit, st.mol, st.graph, st.desc, qedData(), st.view)],
   ['sugars', (st) => detectSugarsInMol(rdkit, st.mol, {}, st.view)],

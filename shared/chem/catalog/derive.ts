@@ -28,6 +28,7 @@ import { pyRound } from '../core/format.ts';
 import { molecularFormula } from '../core/formula.ts';
 import { coconutScores } from '../descriptors/descriptors.ts';
 import { descriptorTables } from '../core/tables.ts';
+import { rdkitProps } from '../descriptors/rdkit-props.ts';
 import { morganGraph } from '../core/morgan-env.ts';
 import { MolView } from '../core/mol-view.ts';
 import { requireInchi, structureRecord } from '../standardize/preprocess-record.ts';
@@ -68,7 +69,9 @@ interface MinimalLibDescriptors {
   CrippenClogP: number;
 }
 
-function descriptors(mol: Mol): MinimalLibDescriptors {
+function descriptors(rdkit: RDKit, mol: Mol, view: MolView): MinimalLibDescriptors {
+  const fast = rdkitProps(rdkit, view.json);
+  if (fast) return fast;
   const d = JSON.parse(mol.get_descriptors()) as Partial<MinimalLibDescriptors>;
   for (const key of ['exactmw', 'amw', 'NumHBA', 'NumHBD', 'CrippenClogP', 'tpsa', 'NumAtoms'] as const) {
     // A MinimalLib build that renamed a key would otherwise fill the catalog with NaN.
@@ -79,7 +82,7 @@ function descriptors(mol: Mol): MinimalLibDescriptors {
 
 /** @param view the molecule's view when the caller has one (its parsed JSON is reused). */
 export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null, view: MolView = new MolView(rdkit, mol)): DerivedProperties {
-  const d = descriptors(mol);
+  const d = descriptors(rdkit, mol, view);
   const graph = morganGraph(rdkit, mol, view.json);
   const ro5 = [d.CrippenClogP > 5, d.amw > 500, d.NumHBA > 10, d.NumHBD > 5].filter(Boolean).length;
   const scores = coconutScores(rdkit, mol, d, graph, view, descriptorTables());

@@ -1,8 +1,8 @@
 /**
- * The COCONUT descriptor set (docs/spec/chem-service.md §2.1 (2)) with RDKit definitions, computed on RDKit
- * MinimalLib plus the pieces MinimalLib lacks: QED, NP-likeness, van der Waals volume
- * (Zhao et al. 2003 instead of a random-embedding grid volume), SSSR ring count and the
- * molecular formula. Key order is the upstream order; clients compare objects key by key.
+ * The COCONUT descriptor set (docs/spec/chem-service.md §2.1 (2)) with RDKit definitions: RDKit's
+ * own descriptors, computed in JavaScript on MinimalLib's perception (rdkit-props.ts), plus the
+ * pieces MinimalLib lacks: QED, NP-likeness, van der Waals volume (Zhao et al. 2003 instead of a
+ * random-embedding grid volume), SSSR ring count and the molecular formula. Key order is the upstream order; clients compare objects key by key.
  */
 import type { Mol, RDKit } from '../core/rdkit.ts';
 import type { FragmentTable, MorganGraph } from '../core/morgan-env.ts';
@@ -13,13 +13,10 @@ import { vdwVolume } from './vdw-volume.ts';
 import { pyRound } from '../core/format.ts';
 import { molecularFormula } from '../core/formula.ts';
 import { MolView } from '../core/mol-view.ts';
+import { rdkitProps } from './rdkit-props.ts';
 
-/**
- * RDKit's NumHBA, descriptor version 2.0.2 (the definition MinimalLib implements): aromatic
- * nitrogens only count with two connections. RDKit 2022.09 (2.0.1) also counted n with three.
- */
-export const HBA_SMARTS =
-  '[$([O,S;H1;v2]-[!$(*=[O,N,P,S])]),$([O,S;H0;v2]),$([O,S;-]),$([N;v3;!$(N-*=!@[O,N,P,S])]),$([nH0X2,o,s;+0])]';
+export { HBA_SMARTS } from './rdkit-props.ts';
+
 
 export interface DescriptorTables {
   qed: QedData;
@@ -98,11 +95,10 @@ export function coconutDescriptors(
   plugins: DescriptorPlugins,
   view: MolView = new MolView(rdkit, mol),
 ): CoconutDescriptors {
-  const d = JSON.parse(mol.get_descriptors()) as MinimalLibDescriptors;
   const json = view.json;
+  const d: MinimalLibDescriptors = rdkitProps(rdkit, json) ?? (JSON.parse(mol.get_descriptors()) as MinimalLibDescriptors);
   const graph: MorganGraph = morganGraph(rdkit, mol, json);
-  // MinimalLib's NumHBA is this build's calcNumHBA: the count of HBA_SMARTS matches (checked
-  // equal on ~2400 molecules, pyrroles and pyridones included), so no second matching pass.
+  // RDKit's descriptors (rdkit-props.ts, or MinimalLib's for molecules outside its domain).
   const hba = d.NumHBA;
   const hbd = d.NumHBD;
   const ro5 = [d.CrippenClogP > 5, d.amw > 500, hba > 10, hbd > 5].filter(Boolean).length;

@@ -16,7 +16,7 @@ import { painsMatches, type PainsEntry } from './pains.ts';
 import { qed, type QedData } from '../scores/qed.ts';
 import { saScore } from '../scores/sascore.ts';
 import { npLikeness } from '../scores/nplikeness.ts';
-import { HBA_SMARTS } from '../descriptors/descriptors.ts';
+import { HBA_SMARTS } from '../descriptors/rdkit-props.ts';
 import { matches, requireQuery } from '../core/smarts.ts';
 import { pyRound } from '../core/format.ts';
 
