@@ -70,7 +70,7 @@ interface MinimalLibDescriptors {
 }
 
 function descriptors(rdkit: RDKit, mol: Mol, view: MolView): MinimalLibDescriptors {
-  const fast = rdkitProps(rdkit, view.json);
+  const fast = rdkitProps(rdkit, view.json, view.matchGraph);
   if (fast) return fast;
   const d = JSON.parse(mol.get_descriptors()) as Partial<MinimalLibDescriptors>;
   for (const key of ['exactmw', 'amw', 'NumHBA', 'NumHBD', 'CrippenClogP', 'tpsa', 'NumAtoms'] as const) {

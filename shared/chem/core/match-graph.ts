@@ -42,6 +42,16 @@ export interface MatchGraph {
   memo: Map<object, Int8Array>;
 }
 
+/**
+ * Whether the JSON is in the domain the JavaScript matching was checked on: no explicit
+ * hydrogen atoms, dummy atoms or radicals, and only single, double, triple and aromatic bonds.
+ */
+export function inMatchDomain(m: MolJson): boolean {
+  for (const a of m.atoms) if (a.z < 2 || a.z > 118 || a.nRad !== 0) return false;
+  for (const b of m.bonds) if (b.order < 1 || b.order > 3) return false;
+  return true;
+}
+
 export function matchGraph(m: MolJson, explicitH = false): MatchGraph {
   const heavy = m.atoms.length;
   let added = 0;

@@ -12,10 +12,13 @@ import type { Mol, RDKit } from './rdkit.ts';
 import { readMolJson, type MolJson } from './commonchem.ts';
 import { mayMatch, screenMol, type ScreenMol } from './smarts-screen.ts';
 import { compiledSmarts, hasMatch, matches, type CompiledSmarts } from './smarts.ts';
+import { inMatchDomain, matchGraph, type MatchGraph } from './match-graph.ts';
+import { countUniqueMatches, hasMatch as jsHasMatch, matchesAt, tryCompileSmarts } from './smarts-match.ts';
 
 export class MolView {
   private parsed?: MolJson;
   private inventory?: ScreenMol | null;
+  private graphCache?: MatchGraph | null;
 
   /**
    * @param plainSmiles the molecule was read from a SMILES without atom maps, CX extensions or
@@ -50,10 +53,38 @@ export class MolView {
     return mayMatch(compiledSmarts(this.rdkit, smarts).screen, this.screen);
   }
 
-  /** `hasMatch` of descriptors-smarts.ts, skipping RDKit when the screen rules a match out. */
+  /**
+   * The graph of the JavaScript SMARTS matcher (smarts-match.ts), or undefined for a molecule
+   * outside the domain that matcher was checked on (then RDKit answers).
+   */
+  get matchGraph(): MatchGraph | undefined {
+    if (this.graphCache === undefined) this.graphCache = inMatchDomain(this.json) ? matchGraph(this.json) : null;
+    return this.graphCache ?? undefined;
+  }
+
+  /** `hasMatch` of descriptors-smarts.ts: the JavaScript matcher when it reads the SMARTS, else RDKit after the screen. */
   hasMatch(smarts: string): boolean {
     const c = this.compiled(smarts);
-    return mayMatch(c.screen, this.screen) && hasMatch(this.mol, c.query);
+    if (!mayMatch(c.screen, this.screen)) return false;
+    const q = tryCompileSmarts(smarts), g = q && this.matchGraph;
+    return q && g ? jsHasMatch(q, g) : hasMatch(this.mol, c.query);
+  }
+
+  /** The atoms a one-atom SMARTS matches (the first atom of each match for longer ones). */
+  matchingAtoms(smarts: string): number[] {
+    if (!this.mayMatch(smarts)) return [];
+    const q = tryCompileSmarts(smarts), g = q && this.matchGraph;
+    if (!q || !g || q.atoms.length !== 1) return this.matches(smarts).map((m) => m[0]);
+    const out: number[] = [];
+    for (let i = 0; i < g.n; i++) if (matchesAt(q, g, i)) out.push(i);
+    return out;
+  }
+
+  /** The number of unique matches (at most 1000 when RDKit counts). */
+  count(smarts: string): number {
+    if (!this.mayMatch(smarts)) return 0;
+    const q = tryCompileSmarts(smarts), g = q && this.matchGraph;
+    return q && g ? countUniqueMatches(q, g) : this.matches(smarts).length;
   }
 
   /** `matches` of descriptors-smarts.ts (unique, at most 1000), skipping RDKit likewise. */

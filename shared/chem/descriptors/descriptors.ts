@@ -96,7 +96,7 @@ export function coconutDescriptors(
   view: MolView = new MolView(rdkit, mol),
 ): CoconutDescriptors {
   const json = view.json;
-  const d: MinimalLibDescriptors = rdkitProps(rdkit, json) ?? (JSON.parse(mol.get_descriptors()) as MinimalLibDescriptors);
+  const d: MinimalLibDescriptors = rdkitProps(rdkit, json, view.matchGraph) ?? (JSON.parse(mol.get_descriptors()) as MinimalLibDescriptors);
   const graph: MorganGraph = morganGraph(rdkit, mol, json);
   // RDKit's descriptors (rdkit-props.ts, or MinimalLib's for molecules outside its domain).
   const hba = d.NumHBA;

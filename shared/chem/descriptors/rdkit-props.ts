@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { MolJson } from '../core/commonchem.ts';
 import { withMol, type RDKit } from '../core/rdkit.ts';
 import { elementSymbol } from '../core/formula.ts';
-import { matchGraph, AROMATIC_BOND, type MatchGraph } from '../core/match-graph.ts';
+import { inMatchDomain, matchGraph, AROMATIC_BOND, type MatchGraph } from '../core/match-graph.ts';
 import { compileSmarts, countUniqueMatches, matchesAt, type Query } from '../core/smarts-match.ts';
 
 /** The keys of MinimalLib's `get_descriptors()` computed here, with its names. */
@@ -78,13 +78,6 @@ let electron: number | undefined;
 function electronMass(rdkit: RDKit): number {
   electron ??= mass(rdkit, 6, 0).exactmw - withMol(rdkit, '[C+]', (mol) => JSON.parse(mol.get_descriptors()).exactmw as number);
   return electron;
-}
-
-/** Whether the JSON is in the domain the properties here were checked on. */
-function inDomain(m: MolJson): boolean {
-  for (const a of m.atoms) if (a.z < 2 || a.z > 118 || a.nRad !== 0) return false;
-  for (const b of m.bonds) if (b.order < 1 || b.order > 3) return false;
-  return true;
 }
 
 /** Crippen logP: each atom (hydrogens as RDKit's addHs adds them) takes its first matching type. */
@@ -180,9 +173,9 @@ function oxygenPsa(n: number, h: number, chg: number, s: number, d: number, a: n
  * The properties, or undefined when the molecule is outside the checked domain: then the caller
  * reads `get_descriptors()`, whose keys these are.
  */
-export function rdkitProps(rdkit: RDKit, m: MolJson): RDKitProps | undefined {
-  if (!inDomain(m)) return undefined;
-  const g = matchGraph(m);
+export function rdkitProps(rdkit: RDKit, m: MolJson, graph?: MatchGraph): RDKitProps | undefined {
+  if (!inMatchDomain(m)) return undefined;
+  const g = graph ?? matchGraph(m);
   let amw = 0, exactmw = 0, hs = 0, carbons = 0, sp3 = 0, no = 0, noH = 0;
   const h = mass(rdkit, 1, 0);
   const e = electronMass(rdkit);

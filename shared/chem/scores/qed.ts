@@ -63,7 +63,7 @@ function ads(x: number, p: AdsParameter): number {
  */
 function aromaticRingProxy(view: MolView, graph: MorganGraph, data: QedData): number {
   const removed = new Set<number>();
-  for (const m of view.matches(data.aliphaticRingSmarts)) removed.add(m[0]);
+  for (const a of view.matchingAtoms(data.aliphaticRingSmarts)) removed.add(a);
   return cycleRank(graph, removed);
 }
 
@@ -77,7 +77,7 @@ export function qedProperties(
 ): QedProperties {
   // ~130 fixed SMARTS per molecule: the view skips those its screen proves absent.
   let hba = 0;
-  for (const smarts of data.acceptorSmarts) hba += view.matches(smarts).length;
+  for (const smarts of data.acceptorSmarts) hba += view.count(smarts);
   let alerts = 0;
   for (const smarts of data.alertSmarts) if (view.hasMatch(smarts)) alerts++;
   return {
