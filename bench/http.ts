@@ -10,7 +10,8 @@
  *   BENCH_MODES=inline,distributed-2 BENCH_ROUTES=descriptors BENCH_TRIALS=3 BENCH_OUT=out.json npm run bench:http
  *
  * Environment (defaults in brackets):
- *   BENCH_MODES          inline,distributed-1,distributed-2 — any distributed-<N> works
+ *   BENCH_MODES          inline,distributed-1,distributed-2 — any distributed-<N> works, and
+ *                        distributed-<N>x<T> gives each of the N worker processes T threads
  *   BENCH_ROUTES         canonical,inchikey,descriptors
  *   BENCH_DURATION [15]  seconds measured per route and trial
  *   BENCH_WARMUP [3]     seconds of load per route before measuring, not counted
@@ -24,17 +25,20 @@
  *                        started here (test/helpers/redis.ts) and stopped at the end
  *
  * autocannon runs in this process, on the same cores as the service: the figures are for the
- * machine as a whole, not for the service alone. Each process logs to a file in a temporary
+ * machine as a whole, not for the service alone. For each trial the CPU time every process used
+ * is printed per request (api, workers, Redis, and this process, the load generator): on a
+ * saturated machine their sum is what one request costs, and it shows where the time goes. Each process logs to a file in a temporary
  * directory (printed). Exits non-zero only if the service cannot start in some mode.
  */
 import autocannon, { type Result } from 'autocannon';
+import { Redis } from 'ioredis';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readImportFile } from '../api/catalog/import/parse.ts';
 import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
-import { dropKeys, freePort, realPid, rssMB, running, sleep, startService, stopService, type Service } from './services.ts';
+import { cpuSeconds, dropKeys, freePort, realPid, rssMB, running, sleep, startService, stopService, type Service } from './services.ts';
 
 const env = process.env;
 const num = (name: string, dflt: number) => (env[name] ? Number(env[name]) : dflt);
@@ -60,9 +64,9 @@ const ROUTES: Record<string, string> = {
 interface Mode { name: string; workers: number; threads: number }
 function parseMode(name: string): Mode {
   if (name === 'inline') return { name, workers: 0, threads: CORES }; // the service's own default (WORKERS = cores), shown only
-  const n = /^distributed-(\d+)$/.exec(name)?.[1];
-  if (!n || Number(n) < 1) throw new Error(`BENCH_MODES: unknown mode ${name} (inline or distributed-<N>)`);
-  return { name, workers: Number(n), threads: num('BENCH_WORKER_THREADS', Math.max(1, Math.floor(CORES / Number(n)))) };
+  const [, n, t] = /^distributed-(\d+)(?:x(\d+))?$/.exec(name) ?? [];
+  if (!n || Number(n) < 1 || (t !== undefined && Number(t) < 1)) throw new Error(`BENCH_MODES: unknown mode ${name} (inline, distributed-<N> or distributed-<N>x<T>)`);
+  return { name, workers: Number(n), threads: t ? Number(t) : num('BENCH_WORKER_THREADS', Math.max(1, Math.floor(CORES / Number(n)))) };
 }
 const MODES = list(env.BENCH_MODES, 'inline,distributed-1,distributed-2').map(parseMode);
 const ROUTE_NAMES = list(env.BENCH_ROUTES, 'canonical,inchikey,descriptors');
@@ -92,7 +96,11 @@ async function healthy(p: Proc, timeoutMs = 120_000): Promise<void> {
 }
 
 // --- measurement ---------------------------------------------------------------------------
-interface Figures { rps: number; p50: number; p99: number; ratio: number; non2xx: number; codes: string; errors: number; timeouts: number; rss: Record<string, number> }
+interface Figures {
+  rps: number; p50: number; p99: number; ratio: number; non2xx: number; codes: string; errors: number; timeouts: number; rss: Record<string, number>;
+  /** CPU µs per request of each process during the trial. */
+  cpu: Record<string, number>;
+}
 interface Line { mode: string; route: string; trials: Figures[]; median: Figures }
 
 let next = 0; // shared by all connections, so consecutive requests carry different molecules
@@ -113,10 +121,23 @@ function load(base: string, route: string, seconds: number, from: number, amount
   });
 }
 
-function figures(r: Result, procs: Proc[]): Figures {
+/** The processes whose CPU is counted: the service's, Redis (when its pid is known) and this one. */
+type CpuPids = [name: string, pid: number][];
+const cpuSnapshot = (pids: CpuPids) => pids.map(([, pid]) => cpuSeconds(pid));
+
+/** A trial: the load, with each process's CPU time read before and after. */
+async function measured(pids: CpuPids, run: () => Promise<Result>): Promise<{ r: Result; cpu: Record<string, number> }> {
+  const before = cpuSnapshot(pids);
+  const r = await run();
+  const after = cpuSnapshot(pids);
+  const n = Math.max(1, r.requests.total);
+  return { r, cpu: Object.fromEntries(pids.map(([name], i) => [name, Math.round(((after[i] - before[i]) * 1e6) / n)])) };
+}
+
+function figures({ r, cpu }: { r: Result; cpu: Record<string, number> }, procs: Proc[]): Figures {
   const codes = Object.entries(r.statusCodeStats).filter(([c]) => !c.startsWith('2')).map(([c, s]) => `${c}×${s.count}`).join(' ');
   const rss = Object.fromEntries(procs.map((p) => [p.name.replace(/^[^:]+:/, ''), Math.round(rssMB(p))]));
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ratio: r.latency.p99 / r.latency.p50, non2xx: r.non2xx, codes, errors: r.errors, timeouts: r.timeouts, rss };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ratio: r.latency.p99 / r.latency.p50, non2xx: r.non2xx, codes, errors: r.errors, timeouts: r.timeouts, rss, cpu };
 }
 
 const median = (xs: number[]) => {
@@ -126,14 +147,17 @@ const median = (xs: number[]) => {
 function medianOf(fs: Figures[]): Figures {
   if (fs.length === 1) return fs[0];
   const m = (k: 'rps' | 'p50' | 'p99' | 'non2xx' | 'errors' | 'timeouts') => median(fs.map((f) => f[k]));
-  return { rps: m('rps'), p50: m('p50'), p99: m('p99'), ratio: m('p99') / m('p50'), non2xx: m('non2xx'), codes: '', errors: m('errors'), timeouts: m('timeouts'), rss: fs.at(-1)!.rss };
+  const cpu = Object.fromEntries(Object.keys(fs[0].cpu).map((k) => [k, median(fs.map((f) => f.cpu[k]))]));
+  return { rps: m('rps'), p50: m('p50'), p99: m('p99'), ratio: m('p99') / m('p50'), non2xx: m('non2xx'), codes: '', errors: m('errors'), timeouts: m('timeouts'), rss: fs.at(-1)!.rss, cpu };
 }
 
 const f1 = (x: number, w: number) => x.toFixed(1).padStart(w);
 const rssText = (rss: Record<string, number>) => Object.entries(rss).map(([k, v]) => `${k} ${v}`).join(', ') + ' MB';
+const cpuText = (cpu: Record<string, number>) =>
+  Object.entries(cpu).map(([k, v]) => `${k} ${v}`).join(', ') + ` = ${Object.values(cpu).reduce((a, b) => a + b, 0)} µs`;
 const lineText = (mode: string, route: string, f: Figures, tag = '') =>
   `${(mode + tag).padEnd(21)} ${route.padEnd(11)} ${f1(f.rps, 8)} req/s  p50 ${f1(f.p50, 7)} ms  p99 ${f1(f.p99, 7)} ms  p99/p50 ${f.ratio.toFixed(2).padStart(5)}  ` +
-  `non-2xx ${f.non2xx}${f.codes ? ` (${f.codes})` : ''}  errors ${f.errors} (timeouts ${f.timeouts})  rss ${rssText(f.rss)}`;
+  `non-2xx ${f.non2xx}${f.codes ? ` (${f.codes})` : ''}  errors ${f.errors} (timeouts ${f.timeouts})  rss ${rssText(f.rss)}  cpu/req ${cpuText(f.cpu)}`;
 
 async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Line[]> {
   const dataDir = join(TMP, mode.name, 'data');
@@ -159,18 +183,21 @@ async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Li
       : `api alone, default WORKERS (${mode.threads} thread(s) on ${CORES} cores), no Redis`));
     for (const p of procs) console.log(`  ${p.name.padEnd(24)} pid ${realPid(p.child.pid!, p.script)}  log ${p.log}`);
     const base = `http://127.0.0.1:${apiPort}`;
+    const pids: CpuPids = procs.map((p) => [p.name.replace(/^[^:]+:/, ''), realPid(p.child.pid!, p.script)]);
+    if (mode.workers && redisPid) pids.push(['redis', redisPid]);
+    pids.push(['loadgen', process.pid]);
     const lines: Line[] = [];
     for (const route of ROUTE_NAMES) {
       if (WARMUP > 0) await load(base, route, WARMUP, SMILES.length >> 1);
       const trials: Figures[] = [];
       for (let t = 1; t <= TRIALS; t++) {
         await sleep(500); // let the jobs of requests cut off at the end of the last run drain
-        trials.push(figures(await load(base, route, DURATION, 0), procs));
+        trials.push(figures(await measured(pids, () => load(base, route, DURATION, 0)), procs));
         console.log(lineText(mode.name, route, trials.at(-1)!, TRIALS > 1 ? ` #${t}` : ''));
       }
       if (REQUESTS > 0) {
-        const first = figures(await load(base, route, 0, 0, Math.round(REQUESTS / 10)), procs);
-        const rest = figures(await load(base, route, 0, 0, REQUESTS - Math.round(REQUESTS / 10)), procs);
+        const first = figures(await measured(pids, () => load(base, route, 0, 0, Math.round(REQUESTS / 10))), procs);
+        const rest = figures(await measured(pids, () => load(base, route, 0, 0, REQUESTS - Math.round(REQUESTS / 10))), procs);
         console.log(`${mode.name.padEnd(21)} ${route.padEnd(11)} ${REQUESTS.toLocaleString()} requests: rss after the first tenth ${rssText(first.rss)}; at the end ${rssText(rest.rss)}; non-2xx ${first.non2xx + rest.non2xx}`);
       }
       const line = { mode: mode.name, route, trials, median: medianOf(trials) };
@@ -184,7 +211,18 @@ async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Li
   }
 }
 
-/** Removes the run's BullMQ keys: finished jobs would otherwise stay in Redis for JOB_RESULT_TTL. */
+async function redisProcessId(url: string): Promise<number | undefined> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await r.connect();
+    const pid = Number(/process_id:(\d+)/.exec(await r.info('server'))?.[1]);
+    return /^redis:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url) && Number.isFinite(cpuSeconds(pid)) ? pid : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    r.disconnect();
+  }
+}
 
 // --- main ----------------------------------------------------------------------------------
 process.on('SIGINT', () => void Promise.all([...running].map((p) => stop(p, 3000))).then(() => process.exit(130)));
@@ -194,6 +232,8 @@ console.log(
     `${TRIALS} × ${DURATION} s per route, ${CORES} cores, service LOG_LEVEL ${LOG_LEVEL}\nlogs and data: ${TMP}`,
 );
 const redis = MODES.some((m) => m.workers) ? await testRedis() : undefined;
+/** Redis's pid from INFO, when it runs on this machine (its CPU is then counted). */
+const redisPid = redis ? await redisProcessId(redis.url) : undefined;
 const results: Line[] = [];
 const failed: string[] = [];
 try {
@@ -209,14 +249,15 @@ try {
   await redis?.stop();
 }
 
-console.log(`\n${'mode'.padEnd(14)} ${'route'.padEnd(11)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99/p50'.padStart(7)} ${'non2xx'.padStart(7)} ${'errors'.padStart(7)} ${'t/o'.padStart(5)}  rss MB`);
+console.log(`\n${'mode'.padEnd(16)} ${'route'.padEnd(11)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99/p50'.padStart(7)} ${'non2xx'.padStart(7)} ${'errors'.padStart(7)} ${'t/o'.padStart(5)}  rss MB; cpu µs per request`);
 for (const { mode, route, median: f } of results) {
   console.log(
-    `${mode.padEnd(14)} ${route.padEnd(11)} ${f1(f.rps, 8)} ${f1(f.p50, 8)} ${f1(f.p99, 8)} ${f.ratio.toFixed(2).padStart(7)} ${String(f.non2xx).padStart(7)} ` +
-      `${String(f.errors).padStart(7)} ${String(f.timeouts).padStart(5)}  ${Object.values(f.rss).join(' / ')}`,
+    `${mode.padEnd(16)} ${route.padEnd(11)} ${f1(f.rps, 8)} ${f1(f.p50, 8)} ${f1(f.p99, 8)} ${f.ratio.toFixed(2).padStart(7)} ${String(f.non2xx).padStart(7)} ` +
+      `${String(f.errors).padStart(7)} ${String(f.timeouts).padStart(5)}  ${Object.values(f.rss).join(' / ')}; ${cpuText(f.cpu)}`,
   );
 }
 if (TRIALS > 1) console.log(`(medians of ${TRIALS} trials; rss of the last)`);
+console.log('cpu: µs of CPU per request in each process during the trial; loadgen is autocannon, in this process');
 for (const m of failed) console.log(`${m.padEnd(14)} did not start`);
 if (env.BENCH_OUT) {
   const config = { duration: DURATION, warmup: WARMUP, connections: CONNECTIONS, trials: TRIALS, cores: CORES, molecules: SMILES.length, modes: MODES, logLevel: LOG_LEVEL };

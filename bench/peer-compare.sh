@@ -2,7 +2,8 @@
 # Side-by-side with the original service's stack (../shared/peers/cm-proxy, see its README), one
 # sitting, systems interleaved trial by trial: the peer (uvicorn, 2 workers), natprod inline
 # (`npm start` defaults), natprod distributed with 1 worker process (2 threads) and with 2 worker
-# processes (1 thread each), all on this machine's cores, wrk -t2 -c32. Prints the peer script's
+# processes (1 thread each), all on this machine's cores, wrk -t2 -c32. `dist<N>x<T>` names N worker
+# processes with T threads each (dist1x1 against dist2x1 shows what a second process adds). Prints the peer script's
 # lines per trial; medians per system and route at the end. Asserts nothing.
 #
 #   bash bench/peer-compare.sh [seconds=15] [trials=3] [routes="canonical inchikey descriptors"] [systems="peer inline dist1 dist2"]
@@ -22,11 +23,12 @@ for s in $systems; do
     peer) ;; # started by the peer's own run.sh for each trial (it asks the peer's InChI of Open Babel)
     inline) RATE_LIMIT_QUICK=0 DATA_DIR="$out/inline" SEED_DEMO=false PORT=8201 HOST=127.0.0.1 node --import tsx api/server.ts >"$out/inline.log" 2>&1 &
           pids+=($!); url[$s]=http://127.0.0.1:8201; spids[$s]=$! ;;
-    dist*) n=${s#dist}; prefix=peer-$s-$$
-          RATE_LIMIT_QUICK=0 REDIS_URL=$redis QUEUE_PREFIX=$prefix DATA_DIR="$out/$s" SEED_DEMO=false PORT=$((8300 + n)) HOST=127.0.0.1 node --import tsx api/server.ts >"$out/$s-api.log" 2>&1 &
-          pids+=($!); url[$s]=http://127.0.0.1:$((8300 + n)); spids[$s]=$!
+    dist*) spec=${s#dist}; n=${spec%x*}; threads=$((2 / n > 0 ? 2 / n : 1)); [ "$spec" != "$n" ] && threads=${spec#*x}
+          port=$((8300 + n * 10 + threads)); prefix=peer-$s-$$
+          RATE_LIMIT_QUICK=0 REDIS_URL=$redis QUEUE_PREFIX=$prefix DATA_DIR="$out/$s" SEED_DEMO=false PORT=$port HOST=127.0.0.1 node --import tsx api/server.ts >"$out/$s-api.log" 2>&1 &
+          pids+=($!); url[$s]=http://127.0.0.1:$port; spids[$s]=$!
           for i in $(seq "$n"); do
-            REDIS_URL=$redis QUEUE_PREFIX=$prefix WORKERS=$((2 / n > 0 ? 2 / n : 1)) WORKER_METRICS_PORT=0 node --import tsx workers/main.ts >"$out/$s-w$i.log" 2>&1 &
+            REDIS_URL=$redis QUEUE_PREFIX=$prefix WORKERS=$threads WORKER_METRICS_PORT=0 node --import tsx workers/main.ts >"$out/$s-w$i.log" 2>&1 &
             pids+=($!); spids[$s]="${spids[$s]} $!"
           done ;;
   esac

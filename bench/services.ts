@@ -103,6 +103,16 @@ export function rssMB(p: Service): number {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far; NaN once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Removes a run's keys from a shared Redis. */
 export async function dropKeys(url: string, prefix: string): Promise<void> {
   const r = new Redis(url, { maxRetriesPerRequest: 1 });
