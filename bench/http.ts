@@ -27,7 +27,8 @@
  * autocannon runs in this process, on the same cores as the service: the figures are for the
  * machine as a whole, not for the service alone. For each trial the CPU time every process used
  * is printed per request (api, workers, Redis, and this process, the load generator): on a
- * saturated machine their sum is what one request costs, and it shows where the time goes. Each process logs to a file in a temporary
+ * saturated machine their sum is what one request costs, and it shows where the time goes. RSS
+ * is read every half second; each figure is the median of the readings of a run's second half. Each process logs to a file in a temporary
  * directory (printed). Exits non-zero only if the service cannot start in some mode.
  */
 import autocannon, { type Result } from 'autocannon';
@@ -125,18 +126,34 @@ function load(base: string, route: string, seconds: number, from: number, amount
 type CpuPids = [name: string, pid: number][];
 const cpuSnapshot = (pids: CpuPids) => pids.map(([, pid]) => cpuSeconds(pid));
 
-/** A trial: the load, with each process's CPU time read before and after. */
-async function measured(pids: CpuPids, run: () => Promise<Result>): Promise<{ r: Result; cpu: Record<string, number> }> {
+interface Trial { r: Result; cpu: Record<string, number>; rss: Record<string, number> }
+
+/**
+ * A trial: the load, with each process's CPU time read before and after, and its RSS read every
+ * half second. The RSS reported is the median of the readings of the trial's second half: a
+ * garbage-collected heap swings by tens of MB between collections, and a single reading at the
+ * end lands anywhere on that saw-tooth.
+ */
+async function measured(pids: CpuPids, procs: Proc[], run: () => Promise<Result>): Promise<Trial> {
   const before = cpuSnapshot(pids);
-  const r = await run();
+  const readings: number[][] = [];
+  const sampler = setInterval(() => readings.push(procs.map((p) => rssMB(p))), 500);
+  let r: Result;
+  try {
+    r = await run();
+  } finally {
+    clearInterval(sampler);
+  }
   const after = cpuSnapshot(pids);
   const n = Math.max(1, r.requests.total);
-  return { r, cpu: Object.fromEntries(pids.map(([name], i) => [name, Math.round(((after[i] - before[i]) * 1e6) / n)])) };
+  const late = readings.slice(readings.length >> 1);
+  if (late.length === 0) late.push(procs.map((p) => rssMB(p)));
+  const rss = Object.fromEntries(procs.map((p, i) => [p.name.replace(/^[^:]+:/, ''), Math.round(median(late.map((x) => x[i])))]));
+  return { r, rss, cpu: Object.fromEntries(pids.map(([name], i) => [name, Math.round(((after[i] - before[i]) * 1e6) / n)])) };
 }
 
-function figures({ r, cpu }: { r: Result; cpu: Record<string, number> }, procs: Proc[]): Figures {
+function figures({ r, cpu, rss }: Trial): Figures {
   const codes = Object.entries(r.statusCodeStats).filter(([c]) => !c.startsWith('2')).map(([c, s]) => `${c}×${s.count}`).join(' ');
-  const rss = Object.fromEntries(procs.map((p) => [p.name.replace(/^[^:]+:/, ''), Math.round(rssMB(p))]));
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ratio: r.latency.p99 / r.latency.p50, non2xx: r.non2xx, codes, errors: r.errors, timeouts: r.timeouts, rss, cpu };
 }
 
@@ -192,12 +209,12 @@ async function measureMode(mode: Mode, redis: TestRedis | undefined): Promise<Li
       const trials: Figures[] = [];
       for (let t = 1; t <= TRIALS; t++) {
         await sleep(500); // let the jobs of requests cut off at the end of the last run drain
-        trials.push(figures(await measured(pids, () => load(base, route, DURATION, 0)), procs));
+        trials.push(figures(await measured(pids, procs, () => load(base, route, DURATION, 0))));
         console.log(lineText(mode.name, route, trials.at(-1)!, TRIALS > 1 ? ` #${t}` : ''));
       }
       if (REQUESTS > 0) {
-        const first = figures(await measured(pids, () => load(base, route, 0, 0, Math.round(REQUESTS / 10))), procs);
-        const rest = figures(await measured(pids, () => load(base, route, 0, 0, REQUESTS - Math.round(REQUESTS / 10))), procs);
+        const first = figures(await measured(pids, procs, () => load(base, route, 0, 0, Math.round(REQUESTS / 10))));
+        const rest = figures(await measured(pids, procs, () => load(base, route, 0, 0, REQUESTS - Math.round(REQUESTS / 10))));
         console.log(`${mode.name.padEnd(21)} ${route.padEnd(11)} ${REQUESTS.toLocaleString()} requests: rss after the first tenth ${rssText(first.rss)}; at the end ${rssText(rest.rss)}; non-2xx ${first.non2xx + rest.non2xx}`);
       }
       const line = { mode: mode.name, route, trials, median: medianOf(trials) };
@@ -257,6 +274,7 @@ for (const { mode, route, median: f } of results) {
   );
 }
 if (TRIALS > 1) console.log(`(medians of ${TRIALS} trials; rss of the last)`);
+console.log('rss: median of the readings (every 0.5 s) in the second half of the trial');
 console.log('cpu: µs of CPU per request in each process during the trial; loadgen is autocannon, in this process');
 for (const m of failed) console.log(`${m.padEnd(14)} did not start`);
 if (env.BENCH_OUT) {
