@@ -28,7 +28,7 @@ import { pyRound } from '../core/format.ts';
 import { molecularFormula } from '../core/formula.ts';
 import { coconutScores } from '../descriptors/descriptors.ts';
 import { descriptorTables } from '../core/tables.ts';
-import { rdkitProps } from '../descriptors/rdkit-props.ts';
+import { rdkitDescriptors } from '../descriptors/rdkit-props.ts';
 import { morganGraph } from '../core/morgan-env.ts';
 import { MolView } from '../core/mol-view.ts';
 import { requireInchi, structureRecord } from '../standardize/preprocess-record.ts';
@@ -51,38 +51,9 @@ export function sugarFreeSmiles(rdkit: RDKit, canonical: string): string | null 
   return sized.reduce((a, b) => (b.heavy > a.heavy ? b : a)).smiles;
 }
 
-/** The keys of MinimalLib's `get_descriptors()` JSON that the properties use. */
-interface MinimalLibDescriptors {
-  exactmw: number;
-  amw: number;
-  lipinskiHBA: number;
-  lipinskiHBD: number;
-  NumRotatableBonds: number;
-  NumHBD: number;
-  NumHBA: number;
-  NumHeavyAtoms: number;
-  NumAtoms: number;
-  FractionCSP3: number;
-  NumRings: number;
-  NumAromaticRings: number;
-  tpsa: number;
-  CrippenClogP: number;
-}
-
-function descriptors(rdkit: RDKit, mol: Mol, view: MolView): MinimalLibDescriptors {
-  const fast = rdkitProps(rdkit, view.json, view.matchGraph);
-  if (fast) return fast;
-  const d = JSON.parse(mol.get_descriptors()) as Partial<MinimalLibDescriptors>;
-  for (const key of ['exactmw', 'amw', 'NumHBA', 'NumHBD', 'CrippenClogP', 'tpsa', 'NumAtoms'] as const) {
-    // A MinimalLib build that renamed a key would otherwise fill the catalog with NaN.
-    if (typeof d[key] !== 'number') throw new AppError(500, `RDKit descriptors lack "${key}"`);
-  }
-  return d as MinimalLibDescriptors;
-}
-
 /** @param view the molecule's view when the caller has one (its parsed JSON is reused). */
 export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null, view: MolView = new MolView(rdkit, mol)): DerivedProperties {
-  const d = descriptors(rdkit, mol, view);
+  const d = rdkitDescriptors(rdkit, mol, view.json, view.matchGraph);
   const graph = morganGraph(rdkit, mol, view.json);
   const ro5 = [d.CrippenClogP > 5, d.amw > 500, d.NumHBA > 10, d.NumHBD > 5].filter(Boolean).length;
   const scores = coconutScores(rdkit, mol, d, graph, view, descriptorTables());

@@ -13,7 +13,7 @@ import { vdwVolume } from './vdw-volume.ts';
 import { pyRound } from '../core/format.ts';
 import { molecularFormula } from '../core/formula.ts';
 import { MolView } from '../core/mol-view.ts';
-import { rdkitProps } from './rdkit-props.ts';
+import { rdkitDescriptors } from './rdkit-props.ts';
 
 export { HBA_SMARTS } from './rdkit-props.ts';
 
@@ -34,21 +34,6 @@ export interface DescriptorPlugins {
 
 export type DescriptorValue = number | string | boolean | null;
 export type CoconutDescriptors = Record<string, DescriptorValue>;
-
-interface MinimalLibDescriptors {
-  exactmw: number;
-  amw: number;
-  NumRotatableBonds: number;
-  NumHBD: number;
-  NumHBA: number;
-  NumHeavyAtoms: number;
-  NumAtoms: number;
-  FractionCSP3: number;
-  NumAromaticRings: number;
-  NumRings: number;
-  tpsa: number;
-  CrippenClogP: number;
-}
 
 /** The values of the set beyond MinimalLib's descriptors, rounded as the set reports them. */
 export interface CoconutScores {
@@ -96,7 +81,7 @@ export function coconutDescriptors(
   view: MolView = new MolView(rdkit, mol),
 ): CoconutDescriptors {
   const json = view.json;
-  const d: MinimalLibDescriptors = rdkitProps(rdkit, json, view.matchGraph) ?? (JSON.parse(mol.get_descriptors()) as MinimalLibDescriptors);
+  const d = rdkitDescriptors(rdkit, mol, json, view.matchGraph);
   const graph: MorganGraph = morganGraph(rdkit, mol, json);
   // RDKit's descriptors (rdkit-props.ts, or MinimalLib's for molecules outside its domain).
   const hba = d.NumHBA;

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { MolJson } from '../core/commonchem.ts';
-import { withMol, type RDKit } from '../core/rdkit.ts';
+import { withMol, type Mol, type RDKit } from '../core/rdkit.ts';
 import { elementSymbol } from '../core/formula.ts';
 import { inMatchDomain, matchGraph, AROMATIC_BOND, type MatchGraph } from '../core/match-graph.ts';
 import { compileSmarts, countUniqueMatches, matchesAt, type Query } from '../core/smarts-match.ts';
@@ -214,4 +214,19 @@ export function rdkitProps(rdkit: RDKit, m: MolJson, graph?: MatchGraph): RDKitP
     lipinskiHBA: no,
     lipinskiHBD: noH,
   };
+}
+
+/**
+ * The descriptors of a molecule: computed here, or MinimalLib's `get_descriptors()` for a molecule
+ * outside the domain (its keys checked, so a build that renamed one fails loudly instead of
+ * filling results with NaN).
+ */
+export function rdkitDescriptors(rdkit: RDKit, mol: Mol, json: MolJson, graph?: MatchGraph): RDKitProps {
+  const fast = rdkitProps(rdkit, json, graph);
+  if (fast) return fast;
+  const d = JSON.parse(mol.get_descriptors()) as Partial<RDKitProps>;
+  for (const key of ['exactmw', 'amw', 'NumHBA', 'NumHBD', 'CrippenClogP', 'tpsa', 'NumAtoms'] as const) {
+    if (typeof d[key] !== 'number') throw new Error(`RDKit descriptors lack "${key}"`);
+  }
+  return d as RDKitProps;
 }
