@@ -17,6 +17,7 @@ import { depict3dTasks } from '../../shared/ops/depict3d.tasks.ts';
 import { depict3dOps } from '../../shared/ops/depict3d.ts';
 import type { TaskContext } from '../../shared/ops/types.ts';
 import { taskContext } from '../helpers/task.ts';
+import { leading } from '../helpers/sample.ts';
 
 const rdkit = await loadRDKit();
 const ctx = taskContext(rdkit);
@@ -83,10 +84,12 @@ const heavy = (s: string) => {
     m.delete();
   }
 };
-const set = ref.records.filter((r) => heavy(r.input_smiles) <= 32).slice(0, 30);
+// 10 molecules (about 2 s each, openchemlib's conformer search plus MMFF); TEST_FULL=1: all the
+// fixture's structures of up to 32 heavy atoms.
+const set = leading(ref.records.filter((r) => heavy(r.input_smiles) <= 32), 10);
 
 t.test('stereo, bond lengths and clashes on natural products', async (t) => {
-  t.equal(set.length, 30);
+  t.ok(set.length >= 10, `${set.length} molecules`);
   let identical = 0;
   let badBonds = 0;
   let clashes = 0;
