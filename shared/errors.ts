@@ -41,7 +41,20 @@ export class AppError extends Error {
   get isClientError(): boolean {
     return this.status >= 400 && this.status < 500;
   }
+
+  /**
+   * Worth another attempt of the job (BullMQ's retry): an infrastructure fault of ours, such as a
+   * thread or process that died. Not bad input, a time limit or a cancellation, and not an
+   * external service that stayed unreachable through its client's own retries (its 503 would only
+   * come later, after as many more requests to that service).
+   */
+  get isRetryable(): boolean {
+    return this.status >= 500 && this.code !== 'timeout' && this.code !== 'cancelled' && this.code !== UPSTREAM_UNAVAILABLE;
+  }
 }
+
+/** Code of a 503 for an external service (PubChem, ClassyFire) that did not answer usefully. */
+export const UPSTREAM_UNAVAILABLE = 'upstream_unavailable';
 
 /** 422 for a structure that cannot be read; names the input as the original service does. */
 export function invalidStructure(input: string, what = 'SMILES'): AppError {

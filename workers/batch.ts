@@ -33,8 +33,8 @@ export function createBatchRunner(opts: { pool: ChemPool; observer?: JobObserver
     } catch (e) {
       const app = AppError.from(e) ?? new AppError(500, String((e as Error)?.message ?? e), 'internal');
       observer?.finished(op, app.code === 'cancelled' ? 'cancelled' : 'failed', (Date.now() - started) / 1000);
-      // Only an infrastructure fault is worth another attempt (not bad input, a time limit or a cancellation).
-      if (retryable && app.status >= 500 && app.code !== 'timeout') return app;
+      // Only an infrastructure fault is worth another attempt (AppError.isRetryable).
+      if (retryable && app.isRetryable) return app;
       return { ok: false, error: app.toJSON() };
     } finally {
       running.delete(id);

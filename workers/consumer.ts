@@ -82,8 +82,8 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     } catch (e) {
       const app = AppError.from(e) ?? new AppError(500, String((e as Error)?.message ?? e), 'internal');
       const op = parsed.success ? parsed.data.op : 'unknown';
-      // Bad input, timeouts and cancellations fail once; only infrastructure faults are retried.
-      const final = app.status < 500 || app.code === 'timeout' || app.code === 'cancelled' || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      // Only infrastructure faults are retried (AppError.isRetryable); the rest fail once.
+      const final = !app.isRetryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       observer?.finished(op, app.code === 'cancelled' ? 'cancelled' : 'failed', (Date.now() - started) / 1000);
       if (final) {
         await dropBlobs(job);

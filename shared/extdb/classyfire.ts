@@ -6,7 +6,7 @@
  * and is polled until the status is "Done". Every request has a timeout and is retried with
  * backoff (fetchWithRetry); the whole wait is bounded by the caller's signal (the job's timeout).
  */
-import { AppError } from '../errors.ts';
+import { AppError, UPSTREAM_UNAVAILABLE } from '../errors.ts';
 import { fetchWithRetry, pause as sleep, type HttpPolicy } from './http.ts';
 
 export interface RemoteOptions {
@@ -37,12 +37,12 @@ interface QueryAnswer {
 async function json(res: Response, service: string): Promise<QueryAnswer> {
   if (!res.ok) {
     const text = (await res.text()).slice(0, 200);
-    throw new AppError(503, `${service} answered HTTP ${res.status}: ${text}`, 'unavailable');
+    throw new AppError(503, `${service} answered HTTP ${res.status}: ${text}`, UPSTREAM_UNAVAILABLE);
   }
   try {
     return (await res.json()) as QueryAnswer;
   } catch {
-    throw new AppError(503, `${service} answered something that is not JSON`, 'unavailable');
+    throw new AppError(503, `${service} answered something that is not JSON`, UPSTREAM_UNAVAILABLE);
   }
 }
 
@@ -57,7 +57,7 @@ export async function classifyRemotely(smiles: string, opts: RemoteOptions): Pro
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ label: 'natprod', query_input: smiles, query_type: 'STRUCTURE' }),
   }, policy), service);
-  if (submitted.id === undefined || submitted.id === null) throw new AppError(503, `${service} did not return a query id`, 'unavailable');
+  if (submitted.id === undefined || submitted.id === null) throw new AppError(503, `${service} did not return a query id`, UPSTREAM_UNAVAILABLE);
   const id = submitted.id;
   opts.onProgress?.({ stage: 'submitted', remote_id: id });
   let wait = opts.pollMs ?? 1_000;

@@ -6,7 +6,7 @@
  *
  * The worst-case wall time is bounded: (retries + 1) * timeoutMs plus the backoff pauses.
  */
-import { AppError } from '../errors.ts';
+import { AppError, UPSTREAM_UNAVAILABLE } from '../errors.ts';
 
 export interface HttpPolicy {
   /** Human name used in error messages, e.g. `External compound database https://...`. */
@@ -79,5 +79,5 @@ export async function fetchWithRetry(url: string, init: RequestInit, policy: Htt
     if (attempt < retries) await pause(wait, policy.signal);
   }
   const attempts = retries + 1;
-  throw new AppError(503, `${service} unreachable: ${failure} (${attempts} attempt${attempts > 1 ? 's' : ''})`, 'unavailable');
+  throw new AppError(503, `${service} unreachable: ${failure} (${attempts} attempt${attempts > 1 ? 's' : ''})`, UPSTREAM_UNAVAILABLE);
 }
