@@ -13,19 +13,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { readImportFile } from '../api/catalog/import/parse.ts';
-import { freePort, ROOT, sleep } from './services.ts';
+import { freePort, lotusSmiles, ROOT, sleep } from './services.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
 if (typeof WebSocket === 'undefined') throw new Error('run with node --experimental-websocket (Node 20) for the inspector client');
 
-const LOTUS = fileURLToPath(new URL('../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
-const distinct = new Set<string>();
-for await (const row of readImportFile(LOTUS)) if (row.molecule) distinct.add(row.molecule.canonical_smiles);
-const SMILES = [...distinct];
+const SMILES = (await lotusSmiles()).map(encodeURIComponent);
 
 const [port, inspectPort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), 'natprod-api-heap-'));
@@ -57,8 +52,9 @@ let seq = 0;
 const waiting = new Map<number, (result: any) => void>();
 ws.addEventListener('message', (e) => {
   const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
-  if (msg.id !== undefined) waiting.get(msg.id)?.(msg.result);
-  if (msg.id !== undefined) waiting.delete(msg.id);
+  if (msg.id === undefined) return; // an event, not an answer
+  waiting.get(msg.id)?.(msg.result);
+  waiting.delete(msg.id);
 });
 const call = (method: string, params: Record<string, unknown> = {}) =>
   new Promise<any>((resolve) => {
@@ -81,7 +77,7 @@ let next = 0;
 const load = (amount: number) =>
   autocannon({
     url: base, connections: 32, amount,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/latest/convert/canonicalsmiles?smiles=${encodeURIComponent(SMILES[next++ % SMILES.length]!)}` }) }],
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/latest/convert/canonicalsmiles?smiles=${SMILES[next++ % SMILES.length]!}` }) }],
   });
 
 console.log(`distributed api (1 worker process), ${SMILES.length} distinct LOTUS SMILES, ${ROUNDS} rounds of ${N} requests; memory after 3 full collections`);

@@ -36,10 +36,8 @@ import { Redis } from 'ioredis';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readImportFile } from '../api/catalog/import/parse.ts';
 import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
-import { cpuSeconds, dropKeys, freePort, realPid, rssMB, running, sleep, startService, stopService, type Service } from './services.ts';
+import { cpuSeconds, dropKeys, freePort, lotusSmiles, realPid, rssMB, running, sleep, startService, stopService, type Service } from './services.ts';
 
 const env = process.env;
 const num = (name: string, dflt: number) => (env[name] ? Number(env[name]) : dflt);
@@ -74,11 +72,8 @@ const ROUTE_NAMES = list(env.BENCH_ROUTES, 'canonical,inchikey,descriptors');
 for (const r of ROUTE_NAMES) if (!ROUTES[r]) throw new Error(`BENCH_ROUTES: unknown route ${r} (${Object.keys(ROUTES).join(', ')})`);
 
 // --- molecules -----------------------------------------------------------------------------
-const LOTUS = fileURLToPath(new URL('../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
-const distinct = new Set<string>();
-for await (const row of readImportFile(LOTUS)) if (row.molecule) distinct.add(row.molecule.canonical_smiles);
 // Encoded once here so the load generator spends its time sending, not encoding.
-const SMILES = [...distinct].map(encodeURIComponent);
+const SMILES = (await lotusSmiles()).map(encodeURIComponent);
 
 // --- processes -----------------------------------------------------------------------------
 type Proc = Service;

@@ -10,9 +10,18 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { readImportFile } from '../api/catalog/import/parse.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The distinct SMILES of the shipped LOTUS demo sample, in file order: the HTTP benchmarks' molecules. */
+export async function lotusSmiles(): Promise<string[]> {
+  const distinct = new Set<string>();
+  const file = fileURLToPath(new URL('../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
+  for await (const row of readImportFile(file)) if (row.molecule) distinct.add(row.molecule.canonical_smiles);
+  return [...distinct];
+}
 
 export interface Service {
   name: string;

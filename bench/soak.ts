@@ -47,10 +47,8 @@ import { execFileSync} from 'node:child_process';
 import { cpSync, mkdtempSync} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readImportFile } from '../api/catalog/import/parse.ts';
 import { testRedis, type TestRedis } from '../test/helpers/redis.ts';
-import { dropKeys, freePort, INHERITED, rssMB, running, ROOT, startService, stopService, type Service } from './services.ts';
+import { dropKeys, freePort, INHERITED, lotusSmiles, rssMB, running, ROOT, sleep, startService, stopService, type Service } from './services.ts';
 
 // Fields of autocannon this bench uses beyond bench/autocannon.d.ts.
 declare module 'autocannon' {
@@ -84,13 +82,9 @@ if (!['inline', 'distributed', 'both'].includes(MODE)) throw new Error(`SOAK_MOD
 const MODES = MODE === 'both' ? ['inline', 'distributed'] : [MODE];
 const TMP = mkdtempSync(join(tmpdir(), 'natprod-soak-'));
 const RUN_ID = `natprod-soak-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // --- the mix --------------------------------------------------------------------------------
-const LOTUS = fileURLToPath(new URL('../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url));
-const distinct = new Set<string>();
-for await (const row of readImportFile(LOTUS)) if (row.molecule) distinct.add(row.molecule.canonical_smiles);
-const SMILES = [...distinct];
+const SMILES = await lotusSmiles();
 const ENCODED = SMILES.map(encodeURIComponent);
 // Ring systems common in natural products: a page of hits is found early in the scan.
 const SUBSTRUCTURES = ['c1ccc2[nH]ccc2c1', 'c1ccc2occc2c1', 'O=c1ccc2ccccc2o1', 'C1CCC2C(C1)CCC1C2CCC2CCCC21', 'OC1COC(O)C(O)C1O', 'c1ccc2ccccc2c1', 'C1CCNCC1', 'O=C1CCCO1'];

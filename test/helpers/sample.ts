@@ -4,7 +4,7 @@
  * `TEST_FULL=1 npm test` checks every row. The sample is always the same rows (the first n), so a
  * failure reproduces.
  */
-export const FULL = process.env.TEST_FULL === '1';
+const FULL = process.env.TEST_FULL === '1';
 
 export function leading<T>(rows: readonly T[], n: number): T[] {
   return FULL ? [...rows] : rows.slice(0, n);
