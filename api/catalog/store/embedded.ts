@@ -46,8 +46,15 @@ export class EmbeddedStore implements CatalogStore {
   private readonly dirty = new Set<Name>();
   private readonly orders = new SortedOrders(nedbMatch);
   private readonly lock: FileLock;
-  /** Set while this process runs an `op` (per async call chain). */
+  /**
+   * Set while this process runs an `op` (per async call chain). Enabled only while some op is
+   * queued or running: an enabled AsyncLocalStorage turns on Node 20's promise hooks for the
+   * whole process, and every promise anywhere then pays for them (about 5 % of the api's main
+   * thread under chemistry load, which never touches the store).
+   */
   private readonly inside = new AsyncLocalStorage<boolean>();
+  /** Outermost ops queued or running. */
+  private active = 0;
 
   private constructor(private readonly dir: string) {
     this.lock = new FileLock(join(dir, 'catalog.lock'));
@@ -114,7 +121,8 @@ export class EmbeddedStore implements CatalogStore {
         await this.load(db);
         this.orders.invalidate(name);
         // Told after this operation (listeners may use the store, whose lock we hold now).
-        if (name !== 'counters') for (const fn of this.externalListeners) setImmediate(() => fn(name as CollectionName));
+        // Scheduled outside this op's context, so that their store calls take the lock.
+        if (name !== 'counters') this.inside.exit(() => { for (const fn of this.externalListeners) setImmediate(() => fn(name as CollectionName)); });
       }
     }
   }
@@ -125,18 +133,23 @@ export class EmbeddedStore implements CatalogStore {
    * snapshot: no other process can write while the outer call holds the lock, and stat-ing every
    * file around each inner call was most of the import's store time.
    */
-  private op<T>(fn: () => Promise<T>): Promise<T> {
+  private async op<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inside.getStore()) return fn();
-    return this.lock.run(() =>
-      this.inside.run(true, async () => {
-        await this.refresh();
-        try {
-          return await fn();
-        } finally {
-          await this.snapshot();
-        }
-      }),
-    );
+    this.active++;
+    try {
+      return await this.lock.run(() =>
+        this.inside.run(true, async () => {
+          await this.refresh();
+          try {
+            return await fn();
+          } finally {
+            await this.snapshot();
+          }
+        }),
+      );
+    } finally {
+      if (--this.active === 0) this.inside.disable();
+    }
   }
 
   /** For writes: also invalidates the collection's sorted orders (a new token keeps the molecules'). */

@@ -1,18 +1,17 @@
 /**
- * A cross-process lock file plus an in-process queue, re-entrant within one async call chain.
+ * A cross-process lock file plus an in-process queue. Not re-entrant: a caller that may nest
+ * (the embedded store) tracks that itself.
  * The lock file holds the owner's pid, host name and a random id of the owning process; a lock is
  * broken when its owner on this host is dead, or is a dead earlier process that had our own pid
  * (a container restarts its main process under the same pid), when it stayed empty (its owner
  * died between creating and writing it), or when it is older than `staleMs` (a crashed owner on
  * another host or pid namespace).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
-const held = new AsyncLocalStorage<Set<string>>();
 /** This process among all that ever had its pid. */
 const OWNER = `${process.pid} ${hostname()} ${randomUUID()}`;
 /** An empty lock file older than this lost its owner before the owner wrote it (a write of microseconds). */
@@ -36,10 +35,8 @@ export class FileLock {
     private readonly waitMs = 120_000,
   ) {}
 
-  /** Runs fn holding the lock; nested calls from inside fn do not wait for themselves. */
+  /** Runs fn holding the lock (a call from inside fn would wait for itself). */
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    const mine = held.getStore();
-    if (mine?.has(this.path)) return fn();
     let release!: () => void;
     const prev = this.queue;
     this.queue = new Promise<void>((r) => (release = r));
@@ -47,9 +44,7 @@ export class FileLock {
     try {
       await this.acquire();
       try {
-        const set = new Set(mine ?? []);
-        set.add(this.path);
-        return await held.run(set, fn);
+        return await fn();
       } finally {
         await unlink(this.path).catch(() => undefined);
       }
