@@ -1,7 +1,9 @@
 /** Store port contract: embedded always, mongo when MONGO_URL is set; plus embedded multi-writer safety. */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import t from 'tap';
 import { openStore, nextIdentifier } from '../../api/catalog/store/open.ts';
 import { makeStore, storeKinds } from './helper.ts';
@@ -86,4 +88,25 @@ t.test('embedded: a dotted distinct reads embedded documents', async (t) => {
   await s.setProperties(a.id, { molecular_weight: 10 });
   await s.setProperties(b.id, { molecular_weight: 12.5 });
   t.same((await s.distinct('molecules', 'properties.molecular_weight', {})).sort(), [10, 12.5]);
+});
+
+// An enabled AsyncLocalStorage turns on Node 20's promise hooks for the whole process, which every
+// promise then pays for (api/catalog/store/embedded.ts). tap itself enables them, so the check runs
+// in a clean child: after nested and concurrent store calls, a promise reaction gets no async id
+// of its own, which is what Node does when no hook is on.
+t.test('embedded: no promise hooks left on after store calls', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-hooks-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const script = `
+    import { executionAsyncId } from 'node:async_hooks';
+    import { openStore } from ${JSON.stringify(new URL('../../api/catalog/store/open.ts', import.meta.url).href)};
+    const probe = async () => { const outer = executionAsyncId(); return (await Promise.resolve().then(() => executionAsyncId())) !== outer; };
+    const before = await probe();
+    const s = await openStore({ dataDir: process.argv[1] });
+    const nested = await s.exclusive(async () => { await s.insert('organisms', { name: 'a' }); return s.count('organisms', {}); });
+    await Promise.all([s.count('organisms', {}), s.insert('organisms', { name: 'b' }), s.find('organisms', {})]);
+    console.log(JSON.stringify({ before, nested, count: await s.count('organisms', {}), after: await probe() }));
+    await s.close();`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir]);
+  t.same(JSON.parse(stdout), { before: false, nested: 1, count: 2, after: false }, 'hooks off before and after; nested calls ran');
 });
