@@ -46,10 +46,10 @@ export interface BatchedCallsOptions {
 
 export async function createBatchedCalls(opts: BatchedCallsOptions) {
   const { redis, queue, events, prefix, timeouts, observer } = opts;
-  let capacity = 2;
+  let threads = 1;
   const batcher = new Batcher({
     newId: () => randomUUID(),
-    capacity: () => capacity,
+    threads: () => threads,
     async add(batchId, calls) {
       const payload: BatchPayload = { calls };
       await queue.add(BATCH_JOB, payload as never, {
@@ -69,17 +69,16 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
   events.on('completed', ({ jobId, returnvalue }) => batcher.complete(jobId, returnvalue));
   events.on('failed', ({ jobId, failedReason }) => batcher.fail(jobId, AppError.from(decodeFailure(failedReason))!));
 
-  // Twice the worker threads that announced themselves: each worker holds one batch per thread
-  // and has the next one waiting in Redis.
+  // The worker threads that announced themselves (shared/jobs/batcher.ts).
   const readCapacity = async () => {
     const all = await redis.hgetall(keys.capacity(prefix));
     const fresh = Date.now() - CAPACITY_STALE_MS;
-    let threads = 0;
+    let announced = 0;
     for (const v of Object.values(all)) {
       const [n, at] = v.split(':').map(Number);
-      if (at! >= fresh) threads += n!;
+      if (at! >= fresh) announced += n!;
     }
-    capacity = Math.max(2, 2 * threads);
+    threads = Math.max(1, announced);
   };
   await readCapacity().catch(() => {});
   // Batches whose completion event was missed (a reconnect of the events stream) are read back.
