@@ -49,7 +49,6 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
   // delegator rebuilt and merged its options object twice on every request, with or without an
   // Origin header: 3.6 % of the api's main thread at saturation). A preflight is answered here,
   // before authentication and the other hooks, as browsers send it without credentials.
-  const preflights = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('vary', 'Origin');
     const origin = req.headers.origin;
@@ -62,7 +61,6 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
       reply.code(400).type('text/plain').send('Invalid Preflight Request');
       return;
     }
-    preflights.add(req);
     reply.header('access-control-allow-methods', cors.methods);
     reply.header('vary', 'Origin, Access-Control-Request-Headers');
     const asked = req.headers['access-control-request-headers'];
@@ -70,8 +68,9 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
     reply.header('access-control-max-age', '600');
     reply.code(204).header('content-length', '0').send();
   });
-  // Lets OPTIONS reach the router; a request that is not an accepted preflight is not found.
-  app.options('*', { schema: { hide: true } }, (req, reply) => (preflights.has(req) ? reply.send() : reply.callNotFound()));
+  // Lets every preflight reach the hook above as a matched route; an OPTIONS request the hook did
+  // not answer (no Origin, or one CORS refuses) is not found.
+  app.options('*', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
 
   // Frames: public pages (the 3D viewer) may be embedded where CORS lets their data be read.
   const publicFrames = anyOrigin ? ['*'] : [SELF[0]!, ...named];
