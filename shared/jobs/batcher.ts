@@ -38,11 +38,19 @@ export interface BatchSink {
 
 /** Most calls in one batch: bounds the job's size and the time one worker holds it. */
 const MAX_BATCH = 64;
+/**
+ * A batch in flight longer than this no longer holds its place nor counts against the gate: its
+ * worker may have died (BullMQ hands the batch to another worker only once its lock expired and a
+ * stalled check ran, tens of seconds), and the calls behind it must not wait for that. Batches
+ * come back within milliseconds under saturation.
+ */
+export const HELD_MS = 1_000;
 
 export class Batcher {
   private readonly waiting: PendingCall[] = [];
   private readonly inflight = new Map<string, { calls: PendingCall[]; sent: number }>();
-  private inflightCalls = 0;
+  /** Pump again when the oldest held batch stops holding (calls are waiting behind it). */
+  private recheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly sink: BatchSink) {}
 
@@ -85,7 +93,6 @@ export class Batcher {
     const b = this.inflight.get(batchId);
     if (!b) return;
     this.inflight.delete(batchId);
-    this.inflightCalls -= b.calls.length;
     const list = Array.isArray(outcomes) ? (outcomes as CallOutcome[]) : [];
     b.calls.forEach((p, i) => this.settle(p, list[i] ?? { ok: false, error: new AppError(500, `Batch ${batchId} returned no outcome for call ${i}`, 'internal').toJSON() }));
     this.pump();
@@ -96,7 +103,6 @@ export class Batcher {
     const b = this.inflight.get(batchId);
     if (!b) return;
     this.inflight.delete(batchId);
-    this.inflightCalls -= b.calls.length;
     for (const p of b.calls) this.settle(p, { ok: false, error: error.toJSON() });
     this.pump();
   }
@@ -107,20 +113,36 @@ export class Batcher {
   }
 
   private pump() {
-    if (this.inflight.size > 0 && this.inflightCalls >= this.sink.threads()) return;
-    while (this.waiting.length) {
-      const free = this.sink.threads() - this.inflight.size;
-      if (free <= 0) return;
-      const size = Math.min(MAX_BATCH, Math.ceil(this.waiting.length / free));
-      const calls = this.waiting.splice(0, size);
+    // The batches that hold a place: those sent less than HELD_MS ago.
+    const now = Date.now();
+    let held = 0;
+    let calls = 0;
+    let oldest = Infinity;
+    for (const b of this.inflight.values()) {
+      if (now - b.sent >= HELD_MS) continue;
+      held++;
+      calls += b.calls.length;
+      oldest = Math.min(oldest, b.sent);
+    }
+    const threads = this.sink.threads();
+    if (this.waiting.length && held > 0 && (calls >= threads || held >= threads)) {
+      this.recheck ??= setTimeout(() => {
+        this.recheck = undefined;
+        this.pump();
+      }, oldest + HELD_MS - now).unref();
+      return;
+    }
+    while (this.waiting.length && held < threads) {
+      const size = Math.min(MAX_BATCH, Math.ceil(this.waiting.length / (threads - held)));
+      const batch = this.waiting.splice(0, size);
       const batchId = this.sink.newId();
-      calls.forEach((p, i) => {
+      batch.forEach((p, i) => {
         p.batchId = batchId;
         p.index = i;
       });
-      this.inflight.set(batchId, { calls, sent: Date.now() });
-      this.inflightCalls += calls.length;
-      this.sink.add(batchId, calls.map((p) => p.call)).catch((e: unknown) => {
+      this.inflight.set(batchId, { calls: batch, sent: now });
+      held++;
+      this.sink.add(batchId, batch.map((p) => p.call)).catch((e: unknown) => {
         this.fail(batchId, queueUnavailable(e));
       });
     }

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { AppError } from '../../shared/errors.ts';
-import { Batcher } from '../../shared/jobs/batcher.ts';
+import { Batcher, HELD_MS } from '../../shared/jobs/batcher.ts';
 import type { BatchCall, CallOutcome } from '../../shared/jobs/queues.ts';
 
 function harness(threads: number) {
@@ -69,4 +69,21 @@ t.test('waiting calls are split over the free places; a failed batch fails its c
   t.equal(h.sent.length, 4, 'five calls in flight on three threads: new calls wait');
   h.answer('b4');
   t.same(h.sent.slice(4).map((b) => b.calls), [['i', 'j'], ['k'], ['l']], 'three free places share the four calls');
+});
+
+t.test('batches that do not come back (their worker died) stop holding their places after HELD_MS', async (t) => {
+  const h = harness(2);
+  h.call('a');
+  h.call('b');
+  const c = h.call('c');
+  t.equal(h.sent.length, 2, 'both places held: the call waits');
+  await new Promise((r) => setTimeout(r, HELD_MS + 100));
+  t.same(h.sent[2], { id: 'b3', calls: ['c'] }, 'the waiting call left without any answer arriving');
+  h.answer('b3');
+  t.same(await c.outcome, { ok: true, value: 'C' });
+  h.call('d');
+  t.same(h.sent.at(-1), { id: 'b4', calls: ['d'] }, 'with only stale batches in flight the next call leaves at once');
+  h.call('e');
+  h.call('f');
+  t.same(h.sent.at(-1), { id: 'b5', calls: ['e'] }, 'fresh batches hold their places again: f waits');
 });
