@@ -6,7 +6,8 @@
  * reloads any collection file another process changed (inode/size/mtime signature).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdir, stat } from 'node:fs/promises';
+import { appendFileSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
 import { createRequire } from 'node:module';
@@ -21,12 +22,14 @@ const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ??
 // nedb's typings lose the schema type.
 type DS = any;
 // nedb's own matcher (the one its find uses), to filter live documents without copying them
-const nedbMatch = (createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as { match: (d: unknown, q: unknown) => boolean }).match;
+const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as { match: (d: unknown, q: unknown) => boolean; serialize: (d: unknown) => string };
+const nedbMatch = nedbModel.match;
 
 const INDEXES: Record<CollectionName, string[]> = {
   molecules: ['identifier', 'standard_inchi_key', 'name', 'organism_ids', 'citation_ids', 'collection_ids', 'properties.molecular_weight'],
-  organisms: ['name'],
-  citations: ['doi'],
+  // iri and title: the importer's look-ups (a citation without DOI is found by its title)
+  organisms: ['name', 'iri'],
+  citations: ['doi', 'title'],
   collections: ['title', 'identifier'],
   users: ['email'],
   tokens: ['user_id'],
@@ -55,6 +58,12 @@ export class EmbeddedStore implements CatalogStore {
   private readonly inside = new AsyncLocalStorage<boolean>();
   /** Outermost ops queued or running. */
   private active = 0;
+  /**
+   * Lines the current op wrote, per collection, appended to the files when the op ends (still
+   * under the lock). nedb would append each write on its own (open, write, close: an import row
+   * is about ten writes); one op's writes are now one append per collection it changed.
+   */
+  private readonly pending = new Map<Name, string>();
 
   private constructor(private readonly dir: string) {
     this.lock = new FileLock(join(dir, 'catalog.lock'));
@@ -85,6 +94,11 @@ export class EmbeddedStore implements CatalogStore {
     let db = this.dbs.get(name);
     if (db) return db;
     db = new Datastore<Record<string, unknown>>({ filename: join(this.dir, `${name}.db`) });
+    db.persistence.persistNewStateAsync = async (docs: unknown[]) => {
+      let lines = '';
+      for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
+      if (lines) this.pending.set(name, (this.pending.get(name) ?? '') + lines);
+    };
     await this.load(db);
     const want = [name === 'counters' ? 'name' : 'id', ...(name === 'counters' ? [] : INDEXES[name])];
     for (const f of want) {
@@ -95,17 +109,26 @@ export class EmbeddedStore implements CatalogStore {
     return db;
   }
 
+  /** Synchronous: a stat takes microseconds, a round trip through libuv's thread pool far longer, and every store call makes one per open collection. */
   private async sig(name: Name): Promise<string> {
     try {
-      const st = await stat(join(this.dir, `${name}.db`));
+      const st = statSync(join(this.dir, `${name}.db`));
       return `${st.ino}:${st.size}:${st.mtimeMs}`;
     } catch {
       return 'missing';
     }
   }
 
-  private async snapshot(): Promise<void> {
-    for (const name of this.dbs.keys()) this.sigs.set(name, await this.sig(name));
+  /**
+   * Appends what the op wrote and notes the new signatures of those files (ours, not a change to
+   * reload). Synchronous, like `sig`: an op's lines are a few kilobytes, and three hops through
+   * libuv's thread pool (open, write, close) cost more than the write.
+   */
+  private async flush(): Promise<void> {
+    const written = [...this.pending];
+    this.pending.clear();
+    for (const [name, lines] of written) appendFileSync(join(this.dir, `${name}.db`), lines, 'utf8');
+    for (const [name] of written) this.sigs.set(name, await this.sig(name));
   }
 
   private readonly externalListeners: ((coll: CollectionName) => void)[] = [];
@@ -117,8 +140,10 @@ export class EmbeddedStore implements CatalogStore {
   /** Reloads every open collection whose file another process changed since we last looked. */
   private async refresh(): Promise<void> {
     for (const [name, db] of this.dbs) {
-      if ((await this.sig(name)) !== this.sigs.get(name)) {
+      const now = await this.sig(name);
+      if (now !== this.sigs.get(name)) {
         await this.load(db);
+        this.sigs.set(name, now);
         this.orders.invalidate(name);
         // Told after this operation (listeners may use the store, whose lock we hold now).
         // Scheduled outside this op's context, so that their store calls take the lock.
@@ -130,8 +155,9 @@ export class EmbeddedStore implements CatalogStore {
   /**
    * Runs fn under the lock after reloading what other processes changed. Calls nested inside an
    * outer `op` (e.g. the writes of one import row under `exclusive`) skip the reload and the
-   * snapshot: no other process can write while the outer call holds the lock, and stat-ing every
-   * file around each inner call was most of the import's store time.
+   * flush: no other process can write while the outer call holds the lock, and stat-ing every
+   * file around each inner call was most of the import's store time. Files this op did not
+   * write keep the signature `refresh` read (nobody else writes while we hold the lock).
    */
   private async op<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inside.getStore()) return fn();
@@ -143,7 +169,7 @@ export class EmbeddedStore implements CatalogStore {
           try {
             return await fn();
           } finally {
-            await this.snapshot();
+            await this.flush();
           }
         }),
       );
