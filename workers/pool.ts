@@ -31,6 +31,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { ThreadConfig } from '../shared/config.ts';
+import { threadModule, withoutTsx, type ThreadModule } from './bundle.ts';
 import { AppError } from '../shared/errors.ts';
 import {
   SLOT_COUNT, STATE_RING, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
@@ -98,6 +99,9 @@ export class ChemPool {
   /** Messages sent to the threads and tasks they carried, since the start (bench/pool.ts, tests). */
   readonly sent = { messages: 0, tasks: 0 };
   private readonly size: number;
+  /** What the threads load (workers/bundle.ts) and the Node options they start with. */
+  readonly code: ThreadModule;
+  readonly execArgv: string[];
 
   constructor(threads: number, config: ThreadConfig, log: (msg: string, err: unknown) => void = defaultLog) {
     this.size = threads;
@@ -111,8 +115,13 @@ export class ChemPool {
     this.states = new Uint8Array(data.states);
     this.channel = new BroadcastChannel(data.channel);
     this.channel.unref();
+    // The threads' code as one plain module (workers/bundle.ts): no TypeScript loader per thread.
+    this.code = threadModule();
+    if (!this.code.bundled) log('chemistry threads load the TypeScript sources through tsx (no bundle)', this.code.reason);
+    this.execArgv = this.code.bundled ? withoutTsx(process.execArgv) : process.execArgv;
     this.piscina = new Piscina<ThreadTask | ThreadBatch, ThreadOutcome>({
-      filename: new URL('./thread-entry.mjs', import.meta.url).href,
+      filename: this.code.url,
+      execArgv: this.execArgv,
       // RDKit takes ~0.5 s to load: keep every thread alive for the life of the pool.
       minThreads: threads,
       maxThreads: threads,

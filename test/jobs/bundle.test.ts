@@ -1,0 +1,56 @@
+/**
+ * The chemistry threads' bundle (workers/bundle.ts): built once, each source file keeps its own
+ * import.meta.url (data files are found), the pool's threads run it without the TypeScript
+ * loader, and a failed build falls back to the sources through tsx.
+ */
+import t from 'tap';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SOURCE_ENTRY, threadModule, withoutTsx } from '../../workers/bundle.ts';
+import { ChemPool } from '../../workers/pool.ts';
+import { loadConfig, threadConfig } from '../../shared/config.ts';
+
+t.test('the bundle: one file in node_modules/.cache, every import.meta.url replaced by its file', async (t) => {
+  const m = threadModule();
+  t.ok(m.bundled, `bundled (${m.reason ?? ''})`);
+  t.equal(threadModule(), m, 'built once per process');
+  const file = fileURLToPath(m.url);
+  t.match(file, /node_modules\/\.cache\/natprod\/thread-[0-9a-f]{16}\.mjs$/);
+  const text = readFileSync(file, 'utf8');
+  t.notMatch(text, /import\.meta\.url/, 'no import.meta.url left (it would name the bundle)');
+  const urls = [...text.matchAll(/"(file:\/\/[^"]+\.ts)"/g)].map((x) => x[1]!);
+  t.ok(urls.some((u) => u.endsWith('/shared/chem/core/tables.ts')), 'tables.ts names its own URL');
+  for (const u of urls) t.ok(existsSync(fileURLToPath(u)), `${u.split('/').slice(-2).join('/')} exists`);
+  t.notMatch(text, /from "(?:\.\.?\/)/, 'no relative import left outside the bundle');
+});
+
+t.test('withoutTsx drops only the TypeScript loader', async (t) => {
+  t.same(withoutTsx(['--import', 'tsx', '--max-old-space-size=512']), ['--max-old-space-size=512']);
+  t.same(withoutTsx(['--import=tsx', '--enable-source-maps']), ['--enable-source-maps']);
+  t.same(withoutTsx(['--import=tsx/esm', '--import', 'other']), ['--import', 'other']);
+  t.same(withoutTsx(['--loader', 'tsx']), []);
+  t.same(withoutTsx(['--import', 'tsxx']), ['--import', 'tsxx']);
+});
+
+t.test('a failed build falls back to the sources through tsx, naming the cause', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-bundle-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const broken = join(dir, 'broken.mjs');
+  await writeFile(broken, "process.stderr.write('no esbuild here\\n'); process.exit(3);\n");
+  const m = threadModule(pathToFileURL(broken));
+  t.same(m, { url: SOURCE_ENTRY, bundled: false, reason: 'no esbuild here' });
+});
+
+t.test("the pool's threads run the bundle, without tsx, and find their data files", async (t) => {
+  const pool = new ChemPool(1, threadConfig(loadConfig({} as NodeJS.ProcessEnv)));
+  t.teardown(() => pool.destroy());
+  // Descriptors read the NP-likeness, SA score and QED tables (shared/chem/core/tables.ts).
+  const d = (await pool.run('generate_descriptors', { smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', format: 'json', toolkit: 'rdkit' }, { timeoutMs: 60_000 })) as Record<string, unknown>;
+  t.equal(d.molecular_formula, 'C8H10N4O2', 'caffeine');
+  t.equal(pool.code.url, threadModule().url, 'the threads load the bundle');
+  t.notMatch(pool.execArgv.join(' '), /tsx/, 'and no TypeScript loader');
+  t.match(pool.execArgv.join(' '), /--enable-source-maps/, "the process's other options are kept");
+});

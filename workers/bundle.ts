@@ -1,0 +1,72 @@
+/**
+ * The chemistry threads' code as one plain JavaScript module, built by esbuild when a process
+ * first starts a pool and kept under node_modules/.cache/natprod (named by a hash of its text, so
+ * an edited source gives a new file and processes never read a half-written one).
+ *
+ * Built in a short child process (workers/build-thread-bundle.mjs, ~0.3 s) because esbuild runs
+ * plugins only in its asynchronous API and a pool starts synchronously.
+ *
+ * Why: a thread that loads the TypeScript sources itself (tsx's loader, registered in the
+ * thread) starts a loader thread of its own and sends every one of its ~120 modules through it.
+ * Measured on 2 cores: a 2-thread pool took 3.0-3.8 s of CPU to answer its first task that way,
+ * 2.1 s with the bundle and no loader in the threads (bench: /tmp script, `new ChemPool(2)` and a
+ * canonical-SMILES call each). That time is paid again whenever a thread is replaced after a WASM
+ * fault or a time limit.
+ *
+ * Packages stay external (RDKit finds its .wasm next to its own script; pdfjs-dist is imported
+ * on a thread's first PDF task, by Node's own loader as before), so the file must live where
+ * node_modules resolves: inside the project. `import.meta.url` is replaced by each source file's own URL, so that data files are
+ * still found relative to the file that names them. Where the cache cannot be written (a
+ * read-only install; deploy/Dockerfile builds it while the image is built), the threads load the
+ * sources through tsx as before (workers/thread-entry.mjs).
+ */
+import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+
+const BUILDER = new URL('./build-thread-bundle.mjs', import.meta.url);
+/** Loads the TypeScript sources through tsx (the fallback). */
+export const SOURCE_ENTRY = new URL('./thread-entry.mjs', import.meta.url).href;
+
+export interface ThreadModule {
+  /** URL of the module Piscina loads in each thread. */
+  url: string;
+  /** Whether it is the bundle (threads need no TypeScript loader) or the sources through tsx. */
+  bundled: boolean;
+  /** Why the bundle is not used, when it is not. */
+  reason?: string;
+}
+
+let built: ThreadModule | undefined;
+
+/** Builds (once per process) and returns the threads' module; never throws. `builder`: tests only. */
+export function threadModule(builder?: URL): ThreadModule {
+  if (builder) return build(builder);
+  return (built ??= build(BUILDER));
+}
+
+function build(builder: URL): ThreadModule {
+  try {
+    // Its own short process (workers/build-thread-bundle.mjs): ~0.3 s, once per process.
+    const out = execFileSync(process.execPath, [builder.pathname], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { file } = JSON.parse(out.trim().split('\n').at(-1)!) as { file: string };
+    return { url: pathToFileURL(file).href, bundled: true };
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').at(-1);
+    return { url: SOURCE_ENTRY, bundled: false, reason: stderr || (err instanceof Error ? err.message.split('\n')[0] : String(err)) };
+  }
+}
+
+/** This process's Node options without tsx's loader (a bundled thread has no TypeScript to load). */
+export function withoutTsx(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (/^--(import|loader|experimental-loader|require)=tsx(\/.*)?$/.test(a)) continue;
+    if (/^(--import|--loader|--experimental-loader|--require|-r)$/.test(a) && /^tsx(\/.*)?$/.test(execArgv[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
