@@ -56,17 +56,28 @@ function build(builder: URL): ThreadModule {
   }
 }
 
-/** This process's Node options without tsx's loader (a bundled thread has no TypeScript to load). */
-export function withoutTsx(execArgv: readonly string[]): string[] {
+/**
+ * Node options that a worker thread accepts and that matter to it (module loading, warnings,
+ * diagnostics). A Worker given `execArgv` refuses V8 options (`--max-old-space-size`,
+ * `--trace-gc`) and per-process ones (`--title`): those apply to the whole process anyway.
+ */
+const PER_THREAD = /^--(?:import|require|loader|experimental-loader|conditions|enable-source-maps|no-warnings|trace-warnings|no-deprecation|trace-deprecation|throw-deprecation|pending-deprecation|trace-uncaught|unhandled-rejections|cpu-prof|cpu-prof-[a-z]+|heap-prof|heap-prof-[a-z]+|diagnostic-dir|preserve-symlinks|preserve-symlinks-main)(?:=|$)/;
+/** Options whose value may be the next argument. */
+const TAKES_VALUE = /^(?:--import|--require|-r|--loader|--experimental-loader|--conditions|-C|--unhandled-rejections|--cpu-prof-[a-z]+|--heap-prof-[a-z]+|--diagnostic-dir)$/;
+const TSX = /^tsx(?:\/.*)?$/;
+
+/** This process's Node options for a bundled thread: the per-thread ones, without tsx's loader. */
+export function threadExecArgv(execArgv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
     const a = execArgv[i]!;
-    if (/^--(import|loader|experimental-loader|require)=tsx(\/.*)?$/.test(a)) continue;
-    if (/^(--import|--loader|--experimental-loader|--require|-r)$/.test(a) && /^tsx(\/.*)?$/.test(execArgv[i + 1] ?? '')) {
-      i++;
-      continue;
-    }
-    out.push(a);
+    const separate = TAKES_VALUE.test(a) && i + 1 < execArgv.length;
+    const value = separate ? execArgv[i + 1]! : a.includes('=') ? a.slice(a.indexOf('=') + 1) : undefined;
+    if (separate) i++;
+    const name = a.startsWith('--') ? a.split('=')[0]! : a === '-r' ? '--require' : a === '-C' ? '--conditions' : a;
+    if (!PER_THREAD.test(name)) continue;
+    if (/^--(?:import|require|loader|experimental-loader)$/.test(name) && value !== undefined && TSX.test(value)) continue;
+    out.push(value === undefined ? name : `${name}=${value}`);
   }
   return out;
 }

@@ -31,7 +31,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { ThreadConfig } from '../shared/config.ts';
-import { threadModule, withoutTsx, type ThreadModule } from './bundle.ts';
+import { threadExecArgv, threadModule, type ThreadModule } from './bundle.ts';
 import { AppError } from '../shared/errors.ts';
 import {
   SLOT_COUNT, STATE_RING, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
@@ -118,7 +118,7 @@ export class ChemPool {
     // The threads' code as one plain module (workers/bundle.ts): no TypeScript loader per thread.
     this.code = threadModule();
     if (!this.code.bundled) log('chemistry threads load the TypeScript sources through tsx (no bundle)', this.code.reason);
-    this.execArgv = this.code.bundled ? withoutTsx(process.execArgv) : process.execArgv;
+    this.execArgv = this.code.bundled ? threadExecArgv(process.execArgv) : process.execArgv;
     this.piscina = new Piscina<ThreadTask | ThreadBatch, ThreadOutcome>({
       filename: this.code.url,
       execArgv: this.execArgv,

@@ -4,12 +4,14 @@
  * loader, and a failed build falls back to the sources through tsx.
  */
 import t from 'tap';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SOURCE_ENTRY, threadModule, withoutTsx } from '../../workers/bundle.ts';
+import { SOURCE_ENTRY, threadExecArgv, threadModule } from '../../workers/bundle.ts';
 import { ChemPool } from '../../workers/pool.ts';
 import { loadConfig, threadConfig } from '../../shared/config.ts';
 
@@ -27,12 +29,19 @@ t.test('the bundle: one file in node_modules/.cache, every import.meta.url repla
   t.notMatch(text, /from "(?:\.\.?\/)/, 'no relative import left outside the bundle');
 });
 
-t.test('withoutTsx drops only the TypeScript loader', async (t) => {
-  t.same(withoutTsx(['--import', 'tsx', '--max-old-space-size=512']), ['--max-old-space-size=512']);
-  t.same(withoutTsx(['--import=tsx', '--enable-source-maps']), ['--enable-source-maps']);
-  t.same(withoutTsx(['--import=tsx/esm', '--import', 'other']), ['--import', 'other']);
-  t.same(withoutTsx(['--loader', 'tsx']), []);
-  t.same(withoutTsx(['--import', 'tsxx']), ['--import', 'tsxx']);
+t.test("a bundled thread's options: the per-thread ones without tsx (a Worker refuses V8 and per-process options)", async (t) => {
+  t.same(threadExecArgv(['--import', 'tsx', '--max-old-space-size=512']), []);
+  t.same(threadExecArgv(['--import=tsx', '--enable-source-maps']), ['--enable-source-maps']);
+  t.same(threadExecArgv(['--import=tsx/esm', '--import', 'other']), ['--import=other']);
+  t.same(threadExecArgv(['--loader', 'tsx', '-r', './x.cjs']), ['--require=./x.cjs']);
+  t.same(threadExecArgv(['--import', 'tsxx']), ['--import=tsxx']);
+  t.same(threadExecArgv(['--trace-gc', '--cpu-prof', '--cpu-prof-dir', '/tmp/p', '--title=x', '--expose-gc']), ['--cpu-prof', '--cpu-prof-dir=/tmp/p']);
+  // What a Worker accepts is Node's to say: start one with each result.
+  for (const argv of [['--trace-gc', '--max-old-space-size=512', '--import=tsx', '--enable-source-maps', '--no-warnings', '--title=natprod']]) {
+    const w = new Worker('0', { eval: true, execArgv: threadExecArgv(argv) });
+    await once(w, 'exit');
+    t.pass(`a Worker starts with ${threadExecArgv(argv).join(' ')}`);
+  }
 });
 
 t.test('a failed build falls back to the sources through tsx, naming the cause', async (t) => {
