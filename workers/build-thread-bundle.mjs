@@ -4,7 +4,7 @@
 // Also run once while the Docker image is built (deploy/Dockerfile), where the app's
 // node_modules is not writable at run time.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -42,5 +42,19 @@ if (!existsSync(file)) {
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, file);
+}
+// Bundles of earlier sources (one per edit of the thread code): the 8 most recently used are
+// kept, so that a process still running on an older one can start a replacement thread.
+utimesSync(file, new Date(), new Date());
+const older = readdirSync(cacheDir)
+  .filter((name) => /^thread-[0-9a-f]{16}\.mjs$/.test(name) && `${cacheDir}/${name}` !== file)
+  .map((name) => ({ path: `${cacheDir}/${name}`, used: statSync(`${cacheDir}/${name}`).mtimeMs }))
+  .sort((a, b) => b.used - a.used);
+for (const { path } of older.slice(7)) {
+  try {
+    unlinkSync(path);
+  } catch {
+    // removed by another process meanwhile
+  }
 }
 process.stdout.write(`${JSON.stringify({ file })}\n`);

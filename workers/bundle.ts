@@ -9,14 +9,14 @@
  * Why: a thread that loads the TypeScript sources itself (tsx's loader, registered in the
  * thread) starts a loader thread of its own and sends every one of its ~120 modules through it.
  * Measured on 2 cores: a 2-thread pool took 3.0-3.8 s of CPU to answer its first task that way,
- * 2.1 s with the bundle and no loader in the threads (bench: /tmp script, `new ChemPool(2)` and a
- * canonical-SMILES call each). That time is paid again whenever a thread is replaced after a WASM
+ * 1.4 s with the bundle and no loader in the threads (`new ChemPool(2)` and one canonical-SMILES
+ * call on each thread; docs/performance.md, 2026-11-27). That time is paid again whenever a thread is replaced after a WASM
  * fault or a time limit.
  *
  * Packages stay external (RDKit finds its .wasm next to its own script; pdfjs-dist is imported
  * on a thread's first PDF task, by Node's own loader as before), so the file must live where
- * node_modules resolves: inside the project. `import.meta.url` is replaced by each source file's own URL, so that data files are
- * still found relative to the file that names them. Where the cache cannot be written (a
+ * node_modules resolves: inside the project. `import.meta.url` is replaced by each source file's
+ * own URL, so that data files are still found relative to the file that names them. Where the cache cannot be written (a
  * read-only install; deploy/Dockerfile builds it while the image is built), the threads load the
  * sources through tsx as before (workers/thread-entry.mjs).
  */

@@ -101,7 +101,7 @@ export class ChemPool {
   private readonly size: number;
   /** What the threads load (workers/bundle.ts) and the Node options they start with. */
   readonly code: ThreadModule;
-  readonly execArgv: string[];
+  readonly execArgv: string[] | undefined;
 
   constructor(threads: number, config: ThreadConfig, log: (msg: string, err: unknown) => void = defaultLog) {
     this.size = threads;
@@ -118,10 +118,12 @@ export class ChemPool {
     // The threads' code as one plain module (workers/bundle.ts): no TypeScript loader per thread.
     this.code = threadModule();
     if (!this.code.bundled) log('chemistry threads load the TypeScript sources through tsx (no bundle)', this.code.reason);
-    this.execArgv = this.code.bundled ? threadExecArgv(process.execArgv) : process.execArgv;
+    // The fallback inherits the process's options as Node does by default (given explicitly, a
+    // Worker would refuse V8 flags such as --max-old-space-size).
+    this.execArgv = this.code.bundled ? threadExecArgv(process.execArgv) : undefined;
     this.piscina = new Piscina<ThreadTask | ThreadBatch, ThreadOutcome>({
       filename: this.code.url,
-      execArgv: this.execArgv,
+      ...(this.execArgv ? { execArgv: this.execArgv } : {}),
       // RDKit takes ~0.5 s to load: keep every thread alive for the life of the pool.
       minThreads: threads,
       maxThreads: threads,

@@ -6,10 +6,10 @@
 import t from 'tap';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SOURCE_ENTRY, threadExecArgv, threadModule } from '../../workers/bundle.ts';
 import { ChemPool } from '../../workers/pool.ts';
@@ -27,6 +27,19 @@ t.test('the bundle: one file in node_modules/.cache, every import.meta.url repla
   t.ok(urls.some((u) => u.endsWith('/shared/chem/core/tables.ts')), 'tables.ts names its own URL');
   for (const u of urls) t.ok(existsSync(fileURLToPath(u)), `${u.split('/').slice(-2).join('/')} exists`);
   t.notMatch(text, /from "(?:\.\.?\/)/, 'no relative import left outside the bundle');
+  // Bundles of earlier sources are pruned to the 8 most recently used, this one included.
+  const dir = dirname(file);
+  for (let i = 0; i < 10; i++) {
+    const old = join(dir, `thread-${String(i).padStart(16, 'e')}.mjs`);
+    await writeFile(old, '');
+    await utimes(old, new Date(Date.now() - (i + 1) * 60_000), new Date(Date.now() - (i + 1) * 60_000));
+  }
+  t.ok(threadModule(pathToFileURL(fileURLToPath(new URL('../../workers/build-thread-bundle.mjs', import.meta.url)))).bundled);
+  const left = readdirSync(dir).filter((n) => /^thread-[0-9a-f]{16}\.mjs$/.test(n));
+  t.equal(left.length, 8, '8 bundles kept');
+  t.ok(left.includes(file.split('/').at(-1)!), 'the one in use among them');
+  t.notOk(left.includes(`thread-${'9'.padStart(16, 'e')}.mjs`), 'the least recently used gone');
+  for (const n of left) if (n.startsWith('thread-eeee')) await rm(join(dir, n));
 });
 
 t.test("a bundled thread's options: the per-thread ones without tsx (a Worker refuses V8 and per-process options)", async (t) => {
@@ -60,6 +73,6 @@ t.test("the pool's threads run the bundle, without tsx, and find their data file
   const d = (await pool.run('generate_descriptors', { smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', format: 'json', toolkit: 'rdkit' }, { timeoutMs: 60_000 })) as Record<string, unknown>;
   t.equal(d.molecular_formula, 'C8H10N4O2', 'caffeine');
   t.equal(pool.code.url, threadModule().url, 'the threads load the bundle');
-  t.notMatch(pool.execArgv.join(' '), /tsx/, 'and no TypeScript loader');
-  t.match(pool.execArgv.join(' '), /--enable-source-maps/, "the process's other options are kept");
+  t.notMatch((pool.execArgv ?? []).join(' '), /tsx/, 'and no TypeScript loader');
+  t.match((pool.execArgv ?? []).join(' '), /--enable-source-maps/, "the process's other options are kept");
 });
