@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import proxyAddr from '@fastify/proxy-addr';
 
 const intVar = (dflt: number, min = 0) =>
   z
@@ -87,6 +88,24 @@ const schema = z.object({
   RATE_LIMIT_LONG: intVar(20, 0),
   RATE_LIMIT_WRITES: intVar(120, 0),
   RATE_LIMIT_WINDOW_MS: intVar(60_000, 1000),
+  /**
+   * Clients the request budgets and the long-job cap do not apply to, by address (the one
+   * TRUST_PROXY believes): proxy-addr names (`loopback`, `linklocal`, `uniquelocal`), addresses
+   * and CIDRs, comma-separated. The default exempts the machine's own clients, so a researcher's
+   * batch against a local `npm start` is never throttled; empty (or `none`) limits everyone.
+   */
+  RATE_LIMIT_EXEMPT: z
+    .string()
+    .trim()
+    .default('loopback')
+    .transform((v) => (v === 'none' ? [] : v.split(',').map((a) => a.trim()).filter(Boolean)))
+    .superRefine((list, ctx) => {
+      try {
+        proxyAddr.compile(list);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `must be loopback, linklocal, uniquelocal, addresses or CIDRs, comma-separated (${(e as Error).message})` });
+      }
+    }),
   /** Long jobs (structure generation, PDFs, classification) one client may have queued or running (0 = no cap). */
   LONG_JOBS_PER_CLIENT: intVar(2, 0),
   /**
@@ -151,8 +170,11 @@ export type Config = z.infer<typeof schema>;
 
 export class ConfigError extends Error {}
 
+/** Variables for which an empty value means "none" rather than "unset, take the default". */
+const EMPTY_IS_A_VALUE = new Set(['RATE_LIMIT_EXEMPT']);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const clean = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && (v !== '' || EMPTY_IS_A_VALUE.has(k))));
   const parsed = schema.safeParse(clean);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(clean[String(i.path[0])])})`);

@@ -8,6 +8,11 @@
  * - a cap on the long jobs one client has queued or running (api/plugins/long-jobs.ts), applied by
  *   the runner the chemistry routes and MCP tools get from `app.clientRunner(req)`.
  *
+ * Clients whose address (`req.ip`, i.e. the one TRUST_PROXY believes) matches RATE_LIMIT_EXEMPT
+ * (default: loopback) are subject to neither: the owner of a local `npm start` runs batches at full
+ * speed, while clients that reach the api from elsewhere, directly or through a trusted proxy,
+ * keep every budget.
+ *
  * A refusal is 429 with Retry-After (seconds) and the family's error body: `{detail}` for the
  * chemistry service, Laravel's `{message: "Too Many Attempts."}` for the catalog.
  *
@@ -21,6 +26,7 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
+import proxyAddr from '@fastify/proxy-addr';
 import { Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import type { Config } from '../../shared/config.ts';
@@ -116,6 +122,8 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
   }
 
   const keyOf = clientKeys(opts.store);
+  const trusted = proxyAddr.compile(config.RATE_LIMIT_EXEMPT);
+  const exempt = (req: FastifyRequest) => trusted(req.ip, 0);
   const windowMs = config.RATE_LIMIT_WINDOW_MS;
   await app.register(rateLimit, {
     global: false,
@@ -136,7 +144,7 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
   const what: Record<Budget, string> = { quick: 'quick operations', long: 'long jobs and asynchronous calls', writes: 'catalog writes' };
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const budget = budgetOf(routes, req);
-    if (!budget || max[budget] <= 0) return;
+    if (!budget || max[budget] <= 0 || exempt(req)) return;
     (req as Tagged)[kClient] = await keyOf(req);
     let r;
     try {
@@ -156,7 +164,7 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
   });
 
   const slots: SlotStore = redis ? redisSlots(redis, config.QUEUE_PREFIX, config.LONG_TASK_TIMEOUT_MS * config.JOB_ATTEMPTS + config.JOB_RESULT_TTL * 1000) : memorySlots();
-  app.decorate('clientRunner', (req: FastifyRequest) =>
+  const capped = (req: FastifyRequest) =>
     cappedRunner(runner, () => keyOf(req), {
       slots,
       cap: config.LONG_JOBS_PER_CLIENT,
@@ -167,8 +175,8 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
         refused.inc({ budget: 'concurrent' });
         (req as Tagged)[kRetryAfter] = s;
       },
-    }),
-  );
+    });
+  app.decorate('clientRunner', (req: FastifyRequest) => (exempt(req) ? runner : capped(req)));
   // The cap refuses from inside a handler (an AppError 429): its Retry-After is added here.
   app.addHook('onSend', async (req, reply) => {
     const s = (req as Tagged)[kRetryAfter];

@@ -24,7 +24,7 @@ const closedPort = await new Promise<number>((resolve) => {
 
 const dir = await mkdtemp(join(tmpdir(), 'natprod-failopen-'));
 const store = await openStore({ dataDir: dir });
-const config = loadConfig({ DATA_DIR: dir, REDIS_URL: `redis://127.0.0.1:${closedPort}`, RATE_LIMIT_WRITES: '1', RATE_LIMIT_QUICK: '1', LONG_JOBS_PER_CLIENT: '1' });
+const config = loadConfig({ DATA_DIR: dir, REDIS_URL: `redis://127.0.0.1:${closedPort}`, RATE_LIMIT_WRITES: '1', RATE_LIMIT_QUICK: '1', LONG_JOBS_PER_CLIENT: '1', RATE_LIMIT_EXEMPT: '' });
 const submitted: string[] = [];
 const record = (id: string): JobRecord => ({ id, op: 'op', status: 'running', progress: 0, attempts: 1, created_at: new Date().toISOString() });
 const runner = {

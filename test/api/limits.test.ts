@@ -39,7 +39,7 @@ type Tap = Pick<typeof t, 'equal' | 'ok' | 'match' | 'comment' | 'pass'>;
 
 for (const mode of MODES) {
   t.test(`${mode}: request budgets`, async (t) => {
-    const built = await build(t, mode, { RATE_LIMIT_QUICK: '3', RATE_LIMIT_LONG: '2', RATE_LIMIT_WRITES: '2', LONG_JOBS_PER_CLIENT: '0' });
+    const built = await build(t, mode, { RATE_LIMIT_QUICK: '3', RATE_LIMIT_LONG: '2', RATE_LIMIT_WRITES: '2', LONG_JOBS_PER_CLIENT: '0', RATE_LIMIT_EXEMPT: '' });
     if (!built) return skip(t, mode);
     const { app, services } = built;
     const alice = await tokenFor(services.store, 'alice@lab.org');
@@ -89,7 +89,7 @@ for (const mode of MODES) {
   });
 
   t.test(`${mode}: concurrent long jobs per client`, async (t) => {
-    const built = await build(t, mode, { LONG_JOBS_PER_CLIENT: '2' });
+    const built = await build(t, mode, { LONG_JOBS_PER_CLIENT: '2', RATE_LIMIT_EXEMPT: '' });
     if (!built) return skip(t, mode);
     const { app, services } = built;
     const alice = { authorization: await tokenFor(services.store, 'alice@lab.org') };
@@ -134,7 +134,7 @@ for (const mode of MODES) {
 
 t.test('bullmq: two api replicas on one Redis share counters and slots', async (t) => {
   const prefix = testPrefix();
-  const env = { QUEUE_PREFIX: prefix, RATE_LIMIT_QUICK: '2', LONG_JOBS_PER_CLIENT: '1' };
+  const env = { QUEUE_PREFIX: prefix, RATE_LIMIT_QUICK: '2', LONG_JOBS_PER_CLIENT: '1', RATE_LIMIT_EXEMPT: '' };
   const a = await build(t, 'bullmq', env);
   if (!a) return skip(t, 'bullmq');
   const b = (await build(t, 'bullmq', env))!;

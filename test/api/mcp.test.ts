@@ -130,7 +130,7 @@ t.test('SSE at the common paths: GET /sse names /messages?sessionId=, GET /mcp k
 });
 
 t.test('/sse and /messages spend the quick budget, as /mcp does', async (t) => {
-  const limited = (await build(t, 'inline', { RATE_LIMIT_QUICK: '3' }))!.app;
+  const limited = (await build(t, 'inline', { RATE_LIMIT_QUICK: '3', RATE_LIMIT_EXEMPT: '' }))!.app;
   const unknown = `sessionId=${'c'.repeat(32)}`;
   t.equal((await limited.inject({ method: 'POST', url: `/messages?${unknown}`, payload: {} })).statusCode, 404);
   t.equal((await limited.inject({ method: 'POST', url: `/mcp/messages/?${unknown}`, payload: {} })).statusCode, 404);
