@@ -4,17 +4,18 @@
  * without console errors, page errors or failed requests, ask nothing of any host but ours, and
  * paint the molecule: the viewer canvas, captured as the user sees it, holds non-background pixels,
  * and the Jmol colours 3Dmol.js gives oxygen (red) and nitrogen (blue) appear exactly when the
- * molecule has those elements. Skipped loudly when /usr/bin/chromium is missing (CI installs it).
+ * molecule has those elements. A tap skip when no Chromium is found (CHROMIUM_PATH, else `chromium`
+ * on PATH; .ci/run installs Debian's).
  */
 import t from 'tap';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from '../helpers/app.ts';
+import { chromiumPath, skipAll } from '../helpers/skip.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -100,9 +101,8 @@ async function countPixels(decoder: Page, png: Buffer): Promise<Pixels> {
   }, png.toString('base64'));
 }
 
-if (!existsSync(CHROMIUM)) {
-  t.comment(`SKIPPED: ${CHROMIUM} is missing, so the 3D viewer page is not checked in a browser (apt-get install chromium)`);
-  t.pass('skipped without Chromium');
+if (!CHROMIUM) {
+  skipAll(t, 'no Chromium (CHROMIUM_PATH, or chromium on PATH; apt-get install chromium): the 3D viewer page is not checked in a browser');
 } else {
   t.setTimeout(120_000);
   t.test('3D viewer page in headless Chromium', async (t) => {

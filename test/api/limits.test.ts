@@ -12,6 +12,7 @@ import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { build, MODES, type Mode } from '../helpers/app.ts';
 import { testPrefix } from '../helpers/redis.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 const QUICK = '/convert/canonicalsmiles?smiles=CCO';
 // About 7 s on one thread: still queued or running while the test submits more.
@@ -154,7 +155,6 @@ t.test('bullmq: two api replicas on one Redis share counters and slots', async (
   t.teardown(() => b.services.runner.cancel(third.json().job_id).catch(() => {}));
 });
 
-function skip(t: Tap, mode: Mode) {
-  t.comment(`SKIPPED: no Redis for ${mode} mode`);
-  t.pass('skipped');
+function skip(t: { plan: (n: number, comment?: string) => void }, mode: Mode) {
+  skipAll(t, `${NO_REDIS}: the ${mode} mode is not run`);
 }

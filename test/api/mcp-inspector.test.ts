@@ -38,7 +38,7 @@ function inspectorBin(): { bin: string; version: string } | undefined {
 
 const inspector = inspectorBin();
 if (!inspector) {
-  const reason = 'SKIPPED: @modelcontextprotocol/inspector is not installed (npm ci installs it), so the Inspector CLI is not run';
+  const reason = '@modelcontextprotocol/inspector is not installed (npm ci installs it), so the Inspector CLI is not run';
   console.warn(`#### ${reason} ####`);
   t.skip(reason, () => {});
 } else {

@@ -14,6 +14,7 @@ import { locateOpsin } from '../../shared/names/opsin-setup.ts';
 import { closeSharedOpsin } from '../../shared/names/service.ts';
 import { startFakePugRest } from '../extdb/fake-pugrest.ts';
 import { build } from '../helpers/app.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 const fake = await startFakePugRest();
 t.teardown(() => fake.close());
@@ -39,7 +40,7 @@ await services.store.insert('molecules', {
 });
 
 const setup = locateOpsin();
-const noOpsin = !setup.java || !setup.jar ? `SKIPPED: no Java + OPSIN (${setup.problem})` : false;
+const noOpsin = !setup.java || !setup.jar ? `no Java + OPSIN (${setup.problem})` : false;
 if (noOpsin) console.log(`# ${noOpsin}`);
 
 const get = (input_text: string, representation?: string) =>
@@ -143,15 +144,13 @@ t.test('MCP: the same string, and a second text content naming the resolver', as
 
 t.test('bullmq mode: the api resolves, the workers write the structure', async (t) => {
   const built = await build(t, 'bullmq');
-  if (!built) {
-    t.comment('SKIPPED: no Redis for bullmq mode');
-    return;
-  }
+  if (!built) return skipAll(t, NO_REDIS);
   await built.services.store.insert('molecules', { identifier: 'CNP9990001', name: 'Natprodin A', standard_inchi_key: 'TEST-KEY-A', canonical_smiles: NATPRODIN });
   const res = await built.app.inject({ url: '/convert/smiles', query: { input_text: 'Natprodin A', representation: 'iupac' } });
   t.equal(res.json(), canon(NATPRODIN));
   t.equal(res.headers['x-resolver'], 'catalog');
-  if (!noOpsin) {
+  if (noOpsin) t.pass('OPSIN reads a name through the workers', { skip: noOpsin });
+  else {
     const opsin = await built.app.inject({ url: '/convert/smiles', query: { input_text: 'caffeine' } });
     t.equal(opsin.headers['x-resolver'], 'opsin');
     t.equal(opsin.json(), canon('CN1C=NC2=C1C(=O)N(C(=O)N2C)C'));

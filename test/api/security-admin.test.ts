@@ -8,6 +8,7 @@
 import t from 'tap';
 import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import { build } from '../helpers/app.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 t.test('inline mode: no board', async (t) => {
   const built = (await build(t, 'inline'))!;
@@ -16,10 +17,7 @@ t.test('inline mode: no board', async (t) => {
 
 t.test('bullmq mode: Bull Board for admins', async (t) => {
   const built = await build(t, 'bullmq');
-  if (!built) {
-    t.comment('SKIPPED: no Redis for bullmq mode');
-    return t.pass('skipped');
-  }
+  if (!built) return skipAll(t, NO_REDIS);
   const { app, services } = built;
   const tokenOf = async (email: string, role: 'reader' | 'curator' | 'admin') => issueToken(services.store, (await ensureUser(services.store, email, role)).id as number);
   const admin = await tokenOf('root@lab.org', 'admin');

@@ -4,19 +4,20 @@
  * (Chromium reports every CSP refusal there), a page error, a failed request or a request to
  * another host; and, as a control, the 3D viewer page with its script hash taken out of the
  * policy is refused, so a violation would show. test/api/depict3d-browser.test.ts checks the
- * viewer under its real policy. Skipped loudly when /usr/bin/chromium is missing.
+ * viewer under its real policy. A tap skip when no Chromium is found (CHROMIUM_PATH, else
+ * `chromium` on PATH).
  */
 import type { Teardown as Tap } from '../helpers/task.ts';
 import t from 'tap';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import { build, type Mode } from '../helpers/app.ts';
+import { chromiumPath, NO_REDIS, skipAll } from '../helpers/skip.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -54,9 +55,8 @@ async function serve(t: Tap, mode: Mode) {
   return { built, base, origin: new URL(base).origin, context };
 }
 
-if (!existsSync(CHROMIUM)) {
-  t.comment(`SKIPPED: ${CHROMIUM} is missing, so the CSP is not checked in a browser (apt-get install chromium)`);
-  t.pass('skipped without Chromium');
+if (!CHROMIUM) {
+  skipAll(t, 'no Chromium (CHROMIUM_PATH, or chromium on PATH; apt-get install chromium): the CSP is not checked in a browser');
 } else {
   t.setTimeout(180_000);
 
@@ -106,10 +106,7 @@ if (!existsSync(CHROMIUM)) {
 
   t.test('Bull Board (bullmq mode)', async (t) => {
     const served = await serve(t, 'bullmq');
-    if (!served) {
-      t.comment('SKIPPED: no Redis for bullmq mode');
-      return t.pass('skipped');
-    }
+    if (!served) return skipAll(t, NO_REDIS);
     const { built, base, origin, context } = served;
     const user = await ensureUser(built.services.store, 'root@lab.org', 'admin');
     const token = await issueToken(built.services.store, user.id as number);

@@ -6,9 +6,10 @@
 import t from 'tap';
 import type { DeriveInput } from '../../shared/chem/catalog/ports.ts';
 import { build, fakeDerive, seed, storeKinds } from './helper.ts';
+import { storeVariant } from '../helpers/skip.ts';
 
 for (const kind of storeKinds()) {
-  t.test(`actions on ${kind}`, async (t) => {
+  t.test(`actions on ${kind}`, storeVariant(kind), async (t) => {
     // A derivation the test can hold back, to show recompute answers before it finishes.
     let gate: Promise<void> = Promise.resolve();
     const derive = async (i: DeriveInput) => {

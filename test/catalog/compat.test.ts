@@ -6,9 +6,10 @@
  */
 import t from 'tap';
 import { build, seed, storeKinds } from './helper.ts';
+import { storeVariant } from '../helpers/skip.ts';
 
 for (const kind of storeKinds()) {
-  t.test(`write compatibility on ${kind}`, async (t) => {
+  t.test(`write compatibility on ${kind}`, storeVariant(kind), async (t) => {
     const b = await build(t, kind);
     const { orgs, cols } = await seed(b.store);
     const mol = async (id: number) => (await b.store.findByIds('molecules', [id]))[0];

@@ -9,9 +9,10 @@ import catalogPlugin from '../../api/catalog/plugin.ts';
 import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { build, fakeDerive, makeStore, seed, storeKinds } from './helper.ts';
+import { storeVariant } from '../helpers/skip.ts';
 
 for (const kind of storeKinds()) {
-  t.test(`mutate on ${kind}`, async (t) => {
+  t.test(`mutate on ${kind}`, storeVariant(kind), async (t) => {
     const b = await build(t, kind);
     const { orgs, cols, cits } = await seed(b.store);
     const mol = async (id: number) => (await b.store.findByIds('molecules', [id]))[0];

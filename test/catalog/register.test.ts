@@ -11,6 +11,7 @@ import { REGISTERED_MESSAGE } from '../../api/catalog/register.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { build as buildFullApp } from '../helpers/app.ts';
 import { fakeDerive, makeStore, seed, storeKinds } from './helper.ts';
+import { storeVariant } from '../helpers/skip.ts';
 
 const VALID = {
   first_name: 'Ada',
@@ -50,7 +51,7 @@ t.test('off by default: 403 naming the reason, nothing created', async (t) => {
 });
 
 for (const kind of storeKinds()) {
-  t.test(`on (${kind}): a reader account and its token`, async (t) => {
+  t.test(`on (${kind}): a reader account and its token`, storeVariant(kind), async (t) => {
     const { store, call } = await app(t, true, kind);
     await seed(store);
     const r = await call('POST', '/api/auth/register', VALID);

@@ -1,9 +1,10 @@
 /** Search contract: operators, and/or, nesting, relations, sorts, selects, includes, aggregates, gates, paging. */
 import t from 'tap';
 import { build, seed, storeKinds } from './helper.ts';
+import { storeVariant } from '../helpers/skip.ts';
 
 for (const kind of storeKinds()) {
-  t.test(`search on ${kind}`, async (t) => {
+  t.test(`search on ${kind}`, storeVariant(kind), async (t) => {
     const b = await build(t, kind);
     await seed(b.store);
     const ids = async (search: unknown, res = 'molecules') => {

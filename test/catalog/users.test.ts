@@ -1,9 +1,10 @@
 /** User management through the catalog API: admins only; e-mail rules; passwords hashed, never output; tokens revoked with the user. */
 import t from 'tap';
 import { build, storeKinds } from './helper.ts';
+import { storeVariant } from '../helpers/skip.ts';
 
 for (const kind of storeKinds()) {
-  t.test(`users on ${kind}`, async (t) => {
+  t.test(`users on ${kind}`, storeVariant(kind), async (t) => {
     const b = await build(t, kind);
     const login = (email: string, password: string) => b.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 

@@ -6,7 +6,7 @@
  *   standard InChIKey;
  * - trivial names of well-known natural products (test/fixtures/names_trivial_reference.tsv, keys
  *   from native RDKit + the InChI executable; provenance in test/fixtures/README.md).
- * Skipped loudly without a Java runtime and OPSIN.
+ * A tap skip, with the reason, without a Java runtime and OPSIN.
  */
 import { taskContext } from '../helpers/task.ts';
 import { readFileSync } from 'node:fs';
@@ -18,12 +18,11 @@ import { OpsinProcess } from '../../shared/names/opsin.ts';
 import { locateOpsin, OPSIN_INSTALL_HINT } from '../../shared/names/opsin-setup.ts';
 import { convertInternalTasks } from '../../shared/ops/convert.tasks.ts';
 import { fixture, tsv } from '../helpers/tables.ts';
+import { skipAll } from '../helpers/skip.ts';
 
 const setup = locateOpsin();
 if (!setup.java || !setup.jar) {
-  const reason = `SKIPPED: no Java + OPSIN (${setup.problem}); ${OPSIN_INSTALL_HINT}`;
-  console.log(`# ${reason}`);
-  t.pass(reason);
+  skipAll(t, `no Java + OPSIN (${setup.problem}); ${OPSIN_INSTALL_HINT}`);
 } else {
   const rdkit = await loadRDKit();
   const ctx = taskContext(rdkit);

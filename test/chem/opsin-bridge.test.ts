@@ -136,7 +136,7 @@ t.test('close fails waiting names and stops the process', async (t) => {
 });
 
 const setup = locateOpsin();
-const reason = !setup.java || !setup.jar ? `SKIPPED: no Java + OPSIN (${setup.problem}); ${OPSIN_INSTALL_HINT}` : false;
+const reason = !setup.java || !setup.jar ? `no Java + OPSIN (${setup.problem}); ${OPSIN_INSTALL_HINT}` : false;
 if (reason) console.log(`# ${reason}`);
 
 t.test('the real JVM: killed between names, restarted; a name past its limit restarts it', { skip: reason }, async (t) => {

@@ -7,6 +7,7 @@
 import t from 'tap';
 import { build, MODES } from '../helpers/app.ts';
 import { startFakePugRest } from './fake-pugrest.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 const fake = await startFakePugRest();
 t.teardown(() => fake.close());
@@ -14,10 +15,7 @@ t.teardown(() => fake.close());
 for (const mode of MODES) {
   t.test(`${mode}: a 503 after the client's 4 attempts, and no more requests`, async (t) => {
     const ctx = await build(t, mode, { EXTDB_URL: fake.base, EXTDB_TIMEOUT_MS: '2000' });
-    if (!ctx) {
-      t.comment(`#### SKIPPED: no Redis for the ${mode} mode ####`);
-      return;
-    }
+    if (!ctx) return skipAll(t, NO_REDIS);
     const before = fake.requests.length;
     const res = await ctx.app.inject({ url: '/chem/extdb/smiles?identifier=broken' });
     t.equal(res.statusCode, 503, res.body);

@@ -12,9 +12,10 @@ import {
   MOLECULES, OwnRedis, type Answer, canonicalUrl, haveRedisServer, ready, request, serviceEnv, sleep, startApi, startWorker,
   tempDir, uniquePrefix,
 } from './procs.ts';
+import { NO_REDIS_SERVER, skipAll } from '../helpers/skip.ts';
 
 if (!haveRedisServer()) {
-  t.comment('#### SKIPPED: no redis-server binary: the Redis-restart fault test needs a Redis of its own ####');
+  skipAll(t, NO_REDIS_SERVER);
   process.exit(0);
 }
 

@@ -5,9 +5,10 @@
  */
 import t from 'tap';
 import { MOLECULES, OwnRedis, canonicalUrl, freePort, haveRedisServer, ready, request, serviceEnv, sleep, startApi, startWorker, tempDir, uniquePrefix } from './procs.ts';
+import { NO_REDIS_SERVER, skipAll } from '../helpers/skip.ts';
 
 if (!haveRedisServer()) {
-  t.comment('#### SKIPPED: no redis-server binary: the worker-before-Redis fault test needs a Redis of its own ####');
+  skipAll(t, NO_REDIS_SERVER);
   process.exit(0);
 }
 

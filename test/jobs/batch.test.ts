@@ -71,7 +71,7 @@ t.test('the worker runs a batch: outcomes in order, bad input kept, a fault retr
 });
 
 const redis = await testRedis();
-t.test('through Redis: many awaited calls, batched, each with its own answer', { skip: !redis && 'SKIPPED: no Redis' }, async (t) => {
+t.test('through Redis: many awaited calls, batched, each with its own answer', { skip: !redis && 'no Redis (REDIS_URL, 127.0.0.1:6379, or a redis-server binary)' }, async (t) => {
   t.teardown(() => redis!.stop());
   const prefix = testPrefix();
   const { pool, runs } = fakePool();

@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors.ts';
 import { resultOf } from '../../shared/jobs/outcome.ts';
 import type { JobRecord, JobRunner } from '../../shared/jobs/types.ts';
 import { build, MODES } from '../helpers/app.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 const CANON = ['generate_canonical_smiles', 'generate_canonical_smiles'] as const;
 /** Millions of structures with every restriction off: runs until cancelled or timed out. */
@@ -35,10 +36,7 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 for (const mode of MODES) {
   t.test(`${mode} runner`, async (t) => {
     const built = await build(t, mode, { JOB_RESULT_TTL: '2' });
-    if (!built) {
-      t.comment('SKIPPED: no Redis for the bullmq runner');
-      return;
-    }
+    if (!built) return skipAll(t, NO_REDIS);
     const runner = built.services.runner;
     t.equal(runner.kind, mode);
 

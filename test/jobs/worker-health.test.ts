@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { healthServer } from '../../workers/health.ts';
 import { testRedis } from '../helpers/redis.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 async function serve(t: Tap, redis: Redis, running = true, threads = 2) {
   const server = healthServer({ version: 'test', redis, consumersRunning: () => running, threads: () => threads, registry: new Registry() });
@@ -23,10 +24,7 @@ async function serve(t: Tap, redis: Redis, running = true, threads = 2) {
 
 t.test('ready with Redis, consumers and threads', async (t) => {
   const r = await testRedis();
-  if (!r) {
-    t.comment('#### SKIPPED: no Redis ####');
-    return;
-  }
+  if (!r) return skipAll(t, NO_REDIS);
   const redis = new Redis(r.url);
   t.teardown(async () => {
     redis.disconnect();

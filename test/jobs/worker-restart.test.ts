@@ -12,10 +12,11 @@ import { createBullRunner } from '../../shared/jobs/bullmq.ts';
 import type { JobRecord } from '../../shared/jobs/types.ts';
 import { QUEUES } from '../../shared/jobs/queues.ts';
 import { testPrefix, testRedis } from '../helpers/redis.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 const redis = await testRedis();
 if (!redis) {
-  t.comment('SKIPPED: no Redis: the worker-restart test needs BullMQ');
+  skipAll(t, NO_REDIS);
   process.exit(0);
 }
 t.teardown(() => redis.stop());

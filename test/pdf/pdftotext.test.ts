@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import t from 'tap';
 import { sentences, standardArticle, writePaper, type Piece } from './paper.ts';
 import { extractJson } from './call.ts';
+import { skipAll } from '../helpers/skip.ts';
 
 const probe = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
 if (probe.error) {
-  t.comment('SKIPPED: pdftotext is not installed (Debian poppler-utils); no cross-check against poppler');
+  skipAll(t, 'pdftotext is not installed (Debian poppler-utils): no cross-check against poppler');
   process.exit(0);
 }
 t.comment(`reference: ${(probe.stderr || probe.stdout).split('\n')[0]}`);

@@ -20,6 +20,7 @@ import type { ValidationError } from '../../api/catalog/types.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { csvRecords, INDOLE, MOLECULES, molblockAtoms, parseCsv, parseSdf, QUERCETIN, seed, tokenFor } from './export-helpers.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 const rdkit = await loadRDKit();
 
@@ -68,10 +69,7 @@ t.test('request validation (no app needed)', async (t) => {
 for (const mode of MODES) {
   t.test(`exports (${mode})`, async (t) => {
     const ctx = await build(t, mode, { WORKERS: '2' });
-    if (!ctx) {
-      t.comment(`#### SKIPPED: no Redis for the ${mode} mode ####`);
-      return;
-    }
+    if (!ctx) return skipAll(t, NO_REDIS);
     const { app, services } = ctx;
     const { auth } = await seed(app, services);
     const exp = (payload: unknown, headers: Record<string, string> = auth) => app.inject({ method: 'POST', url: '/api/molecules/export', headers, payload: payload as object });
@@ -262,10 +260,7 @@ for (const mode of MODES) {
 
   t.test(`export jobs over EXPORT_SYNC_MAX (${mode})`, async (t) => {
     const ctx = await build(t, mode, { EXPORT_SYNC_MAX: '5' });
-    if (!ctx) {
-      t.comment(`#### SKIPPED: no Redis for the ${mode} mode ####`);
-      return;
-    }
+    if (!ctx) return skipAll(t, NO_REDIS);
     const { app, services, config } = ctx;
     const { auth } = await seed(app, services);
     const owner = await tokenFor(services, 'owner@example.org', 'reader');

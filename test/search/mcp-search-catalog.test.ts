@@ -12,16 +12,14 @@ import { argsJsonSchema } from '../../api/openapi.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { INDOLE, QUERCETIN, seed } from './export-helpers.ts';
+import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
 type Text = { type: 'text'; text: string };
 
 for (const mode of MODES) {
   t.test(`search_catalog over MCP (${mode})`, async (t) => {
     const ctx = await build(t, mode, { WORKERS: '2' });
-    if (!ctx) {
-      t.comment(`#### SKIPPED: no Redis for the ${mode} mode ####`);
-      return;
-    }
+    if (!ctx) return skipAll(t, NO_REDIS);
     const { app, services } = ctx;
     await seed(app, services);
     const base = await app.listen({ port: 0, host: '127.0.0.1' });

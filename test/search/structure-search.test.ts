@@ -15,6 +15,7 @@ import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
 import { importDemo } from '../../api/catalog/import/demo.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { build, MODES } from '../helpers/app.ts';
+import { NO_REDIS, skipAll, storeVariant } from '../helpers/skip.ts';
 
 interface SubRef { name: string; query: string; query_type: 'smiles' | 'smarts'; use_chirality: boolean; hits: string[] }
 interface SimRef { name: string; query: string; count_at_0_7: number; top: { inchikey: string; score: number }[] }
@@ -24,24 +25,21 @@ const ref = JSON.parse(readFileSync(new URL('../fixtures/search_reference.json',
   similarity: SimRef[];
 };
 
-// Both stores: MongoDB only where MONGO_URL is set (a database of its own per run).
-const STORES: { name: string; env: Record<string, string> }[] = [{ name: 'embedded', env: {} }];
-if (process.env.MONGO_URL) {
-  const url = new URL(process.env.MONGO_URL);
-  url.pathname = `/natprod_search_${process.pid}`;
-  STORES.push({ name: 'mongo', env: { MONGO_URL: url.toString() } });
-} else console.warn('#### MONGO_URL not set: structure search tested on the EMBEDDED store only (mongo SKIPPED) ####');
+// Both stores: MongoDB (a database of its own per run) a named skip where MONGO_URL is not set.
+const mongoUrl = process.env.MONGO_URL ? new URL(process.env.MONGO_URL) : undefined;
+if (mongoUrl) mongoUrl.pathname = `/natprod_search_${process.pid}`;
+const STORES: { name: 'embedded' | 'mongo'; env: Record<string, string> }[] = [
+  { name: 'embedded', env: {} },
+  { name: 'mongo', env: mongoUrl ? { MONGO_URL: mongoUrl.toString() } : {} },
+];
 
 // Derivations of the first mode's import, by structure, for the next ones.
 const derived = new Map<string, Promise<DerivedMolecule>>();
 
 for (const mode of MODES) for (const storeKind of STORES) {
-  t.test(`structure search (${mode}, ${storeKind.name} store)`, async (t) => {
+  t.test(`structure search (${mode}, ${storeKind.name} store)`, storeVariant(storeKind.name), async (t) => {
     const ctx = await build(t, mode, { WORKERS: '2', ...storeKind.env });
-    if (!ctx) {
-      t.comment(`#### SKIPPED: no Redis for the ${mode} mode ####`);
-      return;
-    }
+    if (!ctx) return skipAll(t, NO_REDIS);
     const { app, services } = ctx;
     if (storeKind.name === 'mongo') {
       t.teardown(async () => {
