@@ -2,10 +2,12 @@
  * Tanimoto similarities against native RDKit (python3-rdkit 2022.09.3, values written by
  * test/fixtures/tools/similarity_reference.py into test/fixtures/similarity_reference.tsv).
  *
- * RDKit, atom-pair and MACCS fingerprints and the Morgan hashing agree exactly. The Morgan
- * chirality invariant reads CIP labels, whose perception changed between RDKit 2022.09 and the
- * MinimalLib build here (2026.09), so ECFP-with-chirality is compared exactly only for pairs
- * without tetrahedral stereo; for the others the rate of exact agreement is reported.
+ * RDKit, atom-pair and MACCS fingerprints and the Morgan hashing agree exactly. ECFP with
+ * chirality on stereo-bearing molecules is compared bit by bit and value by value with
+ * test/fixtures/ecfp_chirality_reference.json (test/fixtures/scripts/ecfp_chirality_reference.py):
+ * RDKit 2025.03.1 changed when `useChirality` hashes a centre's CIP label into its Morgan
+ * invariant (github #7986); the service computes the current rule, which is what native RDKit
+ * computes since that release. The fixture carries both the current values and native 2022.09's.
  */
 import { taskContext } from '../helpers/task.ts';
 import t from 'tap';
@@ -45,12 +47,76 @@ t.test('fingerprints without stereo dependence agree exactly with native RDKit',
   }
 });
 
-t.test('ECFP with chirality on stereo-bearing pairs (RDKit version dependent)', async (t) => {
+interface EcfpReference {
+  settings: string[];
+  molecules: { smiles: string; source: string; bits: Record<string, number[]> }[];
+  pairs: { kind: string; i: number; j: number; values: Record<string, { tanimoto: number; tanimoto_rdkit2022: number }> }[];
+}
+const ecfp: EcfpReference = JSON.parse(readFileSync(new URL('../fixtures/ecfp_chirality_reference.json', import.meta.url), 'utf8'));
+const setting = (s: string) => {
+  const [radius, nBits] = s.split('/').map(Number);
+  return { fingerprinter: 'ECFP', radius, nBits } as const;
+};
+const onBits = (fp: Uint8Array) => {
+  const on: number[] = [];
+  fp.forEach((byte, i) => {
+    for (let k = 0; k < 8; k++) if (byte & (1 << k)) on.push(i * 8 + k);
+  });
+  return on;
+};
+
+t.test('ECFP with chirality: stereo-bearing molecules bit for bit', async (t) => {
+  t.ok(ecfp.molecules.length >= 140, `${ecfp.molecules.length} molecules`);
+  t.ok(ecfp.molecules.filter((m) => m.smiles.includes('@')).length >= 120, 'most carry tetrahedral stereo');
+  const wrong: string[] = [];
+  for (const m of ecfp.molecules) {
+    for (const s of ecfp.settings) {
+      const got = onBits(withMol(rdkit, m.smiles, (mol) => fingerprint(mol, setting(s))));
+      if (got.join(' ') !== m.bits[s].join(' ')) wrong.push(`${s} ${m.smiles}`);
+    }
+  }
+  t.same(wrong, [], `${ecfp.molecules.length * ecfp.settings.length} fingerprints identical`);
+});
+
+t.test('ECFP with chirality: stereo-bearing pairs value by value', async (t) => {
+  const kinds = new Set(ecfp.pairs.map((p) => p.kind));
+  t.same([...kinds].sort(), ['enantiomer', 'epimer', 'ez_isomer', 'handmade', 'lotus_pair', 'similarity_reference', 'stereo_free']);
+  const wrong: string[] = [];
+  let n = 0;
+  for (const p of ecfp.pairs) {
+    for (const s of ecfp.settings) {
+      const v = bitSimilarity(rdkit, [ecfp.molecules[p.i].smiles, ecfp.molecules[p.j].smiles], setting(s)) as number;
+      n++;
+      if (Math.abs(v - p.values[s].tanimoto) > 1e-12) wrong.push(`${p.kind} ${s} ${v} != ${p.values[s].tanimoto}`);
+    }
+  }
+  t.ok(n >= 230, `${n} values`);
+  t.same(wrong, [], 'every value equals the reference (RDKit >= 2025.03 rule)');
+  // Mirror images and epimers must stay apart: chirality is really in the fingerprint.
+  for (const p of ecfp.pairs.filter((q) => q.kind === 'enantiomer')) t.ok(p.values['4/2048'].tanimoto < 1, 'enantiomers differ');
+});
+
+t.test('ECFP with chirality: where native RDKit 2022.09 differs, only its older rule does', async (t) => {
+  // The stereo-bearing rows of similarity_reference.tsv are native 2022.09 values. Each equals the
+  // service's value, or the fixture (same pair, same setting) shows 2022.09's value there and a
+  // different value under the current rule, which the service computes.
   const chiral = rows.filter((r) => r.chirality && (r.smiles1 + r.smiles2).includes('@'));
-  const same = chiral.filter((r) => value(r) === r.ref).length;
-  t.comment(`exact agreement ${same}/${chiral.length}`);
-  // Only the chirality invariant differs: with it off, the same pairs agree (first test).
-  t.ok(chiral.length > 0);
+  t.equal(chiral.length, 36);
+  let same = 0;
+  const unexplained: string[] = [];
+  for (const r of chiral) {
+    const got = value(r);
+    if (got === r.ref) { same++; continue; }
+    const p = ecfp.pairs.find((q) => q.kind === 'similarity_reference' &&
+      ecfp.molecules[q.i].smiles === r.smiles1 && ecfp.molecules[q.j].smiles === r.smiles2);
+    const v = p?.values[`${r.radius}/${r.nBits}`];
+    if (!v || v.tanimoto_rdkit2022 !== r.ref || v.tanimoto !== got) unexplained.push(`${r.smiles1} ${r.smiles2} ${r.radius}/${r.nBits}`);
+  }
+  t.same(unexplained, []);
+  t.equal(same, 18, 'native 2022.09 agrees on 18 of 36; the other 18 are the #7986 rule change');
+  const all = ecfp.pairs.flatMap((p) => Object.values(p.values));
+  const older = all.filter((v) => v.tanimoto_rdkit2022 === v.tanimoto).length;
+  t.comment(`fixture: native 2022.09 equals the current rule on ${older}/${all.length} values`);
 });
 
 t.test('operation: two molecules give a number, more give a matrix', async (t) => {

@@ -19,7 +19,7 @@ import { parseRule } from '../../shared/chem/standardize/smirks.ts';
 import { standardizeOps } from '../../shared/ops/standardize.ts';
 import { standardizeTasks } from '../../shared/ops/standardize.tasks.ts';
 import { AppError } from '../../shared/errors.ts';
-import { canonical, compare, loadReference, loadTables } from '../fixtures/tools/chembl_pipeline_agreement.ts';
+import { canonical, compare, loadReference, loadTables, NOT_COMPARED, uncomparedRecords } from '../fixtures/tools/chembl_pipeline_agreement.ts';
 import { ACETONE_MOLFILE } from '../api/samples.ts';
 
 const rdkit = await loadRDKit();
@@ -219,7 +219,12 @@ t.test('upstream unit tests: parent', async (t) => {
 });
 
 t.test('agreement with the pipeline run natively on the same molblocks', async (t) => {
-  const outcomes = loadReference().map((r) => compare(rdkit, tables, r)).filter((o) => o.standardized !== undefined);
+  const all = loadReference().map((r) => compare(rdkit, tables, r));
+  // Every record counts: none may throw, and those not compared are exactly the listed ones.
+  t.same(all.filter((o) => o.error).map((o) => `${o.record.name}: ${o.error}`), [], 'no record throws');
+  t.same(uncomparedRecords('molblock', all).notCompared, NOT_COMPARED.molblock, 'records not compared: exactly NOT_COMPARED.molblock');
+  const outcomes = all.filter((o) => o.notCompared === undefined);
+  t.equal(outcomes.filter((o) => o.standardized === undefined).length, 0, 'every compared record has a verdict');
   const failures = (k: 'standardized' | 'inchikey' | 'parent') => outcomes.filter((o) => !o[k]).map((o) => o.record.name);
   // One drawing (RDKit 2022.09's layout puts two atoms on the same spot) reads back with two
   // stereocentres fewer in RDKit 2026.09 than in 2022.09; it is the same molblock, read differently.

@@ -5,7 +5,10 @@
  * - OEIS A000602 (alkanes CnH2n+2), A000598 (alcohols CnH2n+1OH = alkyl groups) and A000631
  *   (ethylene derivatives = acyclic mono-alkenes CnH2n), terms copied from oeis.org;
  * - the original service's C6H6 answer with its surge defaults (docs/spec/chem-service.md §2.4 (28)) and hand-derived
- *   cases of surge's bad-substructure classes (surge manual / `surge -help`).
+ *   cases of surge's bad-substructure classes (surge manual / `surge -help`);
+ * - test/fixtures/structgen_bad_classes_reference.tsv: counts with one bad-substructure class at a
+ *   time, from surge 1.0 itself built from its source
+ *   (test/fixtures/scripts/structgen_bad_classes_reference.sh).
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -78,6 +81,58 @@ t.test('surge defaults reproduce the original service', async (t) => {
   const bredt = smilesOf('C7H10', { ...RESTRICTED_NO_B, badSubstructures: [3] });
   t.ok(free.includes(bridgehead) && free.includes(allowed), 'both norbornenes without -B3');
   t.ok(!bredt.includes(bridgehead) && bredt.includes(allowed), 'only norborn-2-ene with -B3');
+});
+
+// One bad-substructure class at a time against surge 1.0's own counts. Each case has the base
+// count (no class) beside it, and the class must remove structures there, so every test shows
+// its class at work. Classes 1, 2, 7 and 9 only matter without -T/-t0/-f0 (base "none").
+const classRows = readFileSync(new URL('../fixtures/structgen_bad_classes_reference.tsv', import.meta.url), 'utf8')
+  .trim().split('\n').slice(1).map((l) => {
+    const [formula, base, classes, count] = l.split('\t');
+    return { formula, base, classes, count: Number(count) };
+  });
+const counted = new Map<string, number>();
+const countWith = (formula: string, base: string, classes: string): number => {
+  const key = `${formula} ${base} ${classes}`;
+  let n = counted.get(key);
+  if (n === undefined) {
+    const o = base === 'none' ? NO_RESTRICTIONS : RESTRICTED_NO_B;
+    if (base !== 'none' && base !== 'planar,no-triple,no-3-ring,no-4-cycle') throw new Error(`unknown base ${base}`);
+    n = 0;
+    const badSubstructures = classes === 'none' ? [] : classes.split(',').map(Number);
+    for (const m of generateMolecules(parseFormula(formula), { ...o, badSubstructures })) if (m) n++;
+    counted.set(key, n);
+  }
+  return n;
+};
+/** The cases of one class set: surge's counts beside ours, with and without the classes. */
+const classCases = (classes: string) => classRows.filter((r) => r.classes === classes).map((r) => {
+  const base = classRows.find((b) => b.formula === r.formula && b.base === r.base && b.classes === 'none');
+  if (!base) throw new Error(`no base row for ${r.formula} (${r.base})`);
+  return { name: `${r.formula} (${r.base})`, want: r.count, wantBase: base.count,
+    got: countWith(r.formula, r.base, classes), gotBase: countWith(r.formula, r.base, 'none') };
+});
+for (const k of [1, 2, 4, 7, 9]) {
+  t.test(`bad-substructure class ${k} alone equals surge 1.0`, async (t) => {
+    const cases = classCases(String(k));
+    t.ok(cases.length >= 4, `${cases.length} formulas`);
+    for (const c of cases) {
+      t.ok(c.want < c.wantBase, `${c.name}: -B${k} removes ${c.wantBase - c.want} of ${c.wantBase}`);
+      t.equal(c.gotBase, c.wantBase, `${c.name} without classes`);
+      t.equal(c.got, c.want, `${c.name} with -B${k} alone`);
+    }
+  });
+}
+t.test('bad-substructure classes 3, 5, 6, 8 alone and the default set equal surge 1.0', async (t) => {
+  for (const classes of ['3', '5', '6', '8', '1,2,3,4,5,7,9']) {
+    const cases = classCases(classes);
+    t.ok(cases.length >= 1, `-B${classes}: ${cases.length} formulas`);
+    for (const c of cases) {
+      t.ok(c.want < c.wantBase, `${c.name}: -B${classes} removes ${c.wantBase - c.want} of ${c.wantBase}`);
+      t.equal(c.gotBase, c.wantBase, `${c.name} without classes`);
+      t.equal(c.got, c.want, `${c.name} with -B${classes}`);
+    }
+  }
 });
 
 t.test('planarity', async (t) => {

@@ -5,6 +5,12 @@
  * (the `radius` parameter is really the ECFP diameter; MinimalLib's option is `useChirality`,
  * `includeChirality` is silently ignored), RDKit and atom-pair fingerprints with the
  * fingerprint-generator defaults, 167-bit MACCS keys.
+ *
+ * Chirality follows the rule of RDKit >= 2025.03 (github #7986), which MinimalLib implements and
+ * `pip install rdkit` gives the original service: a centre's CIP label enters its Morgan
+ * invariant from the first iteration at which its neighbours differ. RDKit <= 2024.09 added it
+ * at the first iteration regardless, so its ECFP values differ for many stereo-bearing pairs
+ * (test/fixtures/ecfp_chirality_reference.json carries both; docs/differences.md).
  */
 import { type Mol, type RDKit, withMol } from '../core/rdkit.ts';
 import { AppError } from '../../errors.ts';
