@@ -6,7 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'coverage/**', '.tap/**', 'data/**', 'bench/data/**', '**/*.mjs', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'coverage/**', '.tap/**', 'data/**', 'bench/data/**', '.scratch/**', '**/*.mjs', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

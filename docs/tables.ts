@@ -1,13 +1,16 @@
 /**
- * The README's operation table and counts, generated from the operation registry so they cannot
- * drift: `npm run docs:tables` rewrites the README between the `generated:ops` markers (and the
- * operation counts marked `generated:count`); test/unit/readme.test.ts fails when the README
- * differs from what this prints.
+ * The documentation's generated parts, written from the operation registry so they cannot drift:
+ * the README's operation table (between the `generated:ops` markers), every operation count
+ * marked `<!-- generated:count -->N<!-- /generated:count -->` in the README and in docs/*.md, and
+ * the count in package.json's description. `npm run docs:tables` rewrites what is stale;
+ * `npm run docs:tables -- --check` only lists it and exits 1 (test/unit/readme.test.ts runs it).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { OPERATIONS } from '../shared/ops/index.ts';
 
 export const README = new URL('../README.md', import.meta.url);
+const DOCS = new URL('./', import.meta.url);
+const PACKAGE = new URL('../package.json', import.meta.url);
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
@@ -16,18 +19,49 @@ export function operationTable(): string {
   return ['| tool | method and path | summary | answer |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** A count marker with any number in it. */
+export const COUNT_MARKER = /<!-- generated:count -->\d+<!-- \/generated:count -->/g;
+
+/** Every operation count marker set to the registry's count. */
+export function renderCounts(text: string): string {
+  return text.replace(COUNT_MARKER, `<!-- generated:count -->${OPERATIONS.length}<!-- /generated:count -->`);
+}
+
 /** The README with its generated parts replaced by what the registry says now. */
 export function renderReadme(text: string): string {
   const table = /(<!-- generated:ops:start[^>]*-->\n)[\s\S]*?(\n<!-- generated:ops:end -->)/;
   if (!table.test(text)) throw new Error('README.md has no <!-- generated:ops:start --> ... <!-- generated:ops:end --> block');
-  return text
-    .replace(table, (_m, a: string, b: string) => `${a}${operationTable()}${b}`)
-    .replace(/<!-- generated:count -->\d+<!-- \/generated:count -->/g, `<!-- generated:count -->${OPERATIONS.length}<!-- /generated:count -->`);
+  return renderCounts(text.replace(table, (_m, a: string, b: string) => `${a}${operationTable()}${b}`));
+}
+
+/** package.json with the count in its description ("a 34-operation chemistry service") set. */
+export function renderPackage(text: string): string {
+  return text.replace(/("description": "[^"\n]*?\b)\d+(-operation\b)/, `$1${OPERATIONS.length}$2`);
+}
+
+/** The pages of docs/ (docs/spec/ holds the original services' specifications, not ours). */
+export const docPages = (): URL[] => readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => new URL(f, DOCS));
+
+/** Every file with generated parts, as it is and as the registry would write it. */
+export function generatedFiles(): { file: URL; before: string; after: string }[] {
+  const files: [URL, (text: string) => string][] = [[README, renderReadme], [PACKAGE, renderPackage], ...docPages().map((f): [URL, (t: string) => string] => [f, renderCounts])];
+  return files.map(([file, render]) => {
+    const before = readFileSync(file, 'utf8');
+    return { file, before, after: render(before) };
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const before = readFileSync(README, 'utf8');
-  const after = renderReadme(before);
-  if (after !== before) writeFileSync(README, after);
-  console.log(after === before ? 'README.md is up to date' : 'README.md updated');
+  const check = process.argv.includes('--check');
+  const stale = generatedFiles().filter((f) => f.after !== f.before);
+  for (const f of stale) {
+    const name = f.file.pathname.replace(new URL('..', import.meta.url).pathname, '');
+    if (check) console.error(`${name} is stale: run \`npm run docs:tables\``);
+    else {
+      writeFileSync(f.file, f.after);
+      console.log(`${name} updated`);
+    }
+  }
+  if (stale.length === 0) console.log('the generated parts of README.md, docs/*.md and package.json are up to date');
+  if (check && stale.length) process.exitCode = 1;
 }

@@ -19,6 +19,7 @@ import type { JobRecord, JobStatus } from '../jobs/types.ts';
 import type { ClassificationResult } from './classify.tasks.ts';
 import { smiles } from './params.ts';
 import { defineOp, type ApiContext } from './types.ts';
+import { CAFFEINE, SPEC } from './examples.ts';
 
 export const CHEMCLASS_SUBMIT_OP = 'generate_chemclass_classifications';
 const JOB_PREFIX = 'chemclass-';
@@ -92,6 +93,14 @@ export async function retrieveClassification(args: { jobid: string }, ctx: ApiCo
   };
 }
 
+// Caffeine's InChIKey (the job id is keyed by it; spec §2.2 (22)) and its classification as ClassyFire
+// publishes it: class Imidazopyrimidines (spec §2.1 (11)), and the ChemOnt path of xanthines
+// (test/fixtures/chemclass_lotus_labels.tsv, xanthine: Organic compounds, Organoheterocyclic compounds,
+// Imidazopyrimidines, direct parent Xanthines; subclass Purines and purine derivatives).
+const CAFFEINE_KEY = 'RYYVLZVUVIJVGH-UHFFFAOYSA-N';
+const CLASSYFIRE_SOURCE = `${SPEC('§2.1 (10)-(11), (22)')}; ClassyFire's ChemOnt path of xanthines (test/fixtures/chemclass_lotus_labels.tsv)`;
+const named = (name: string) => ({ $fields: { name } });
+
 export const classifyOps = [
   defineOp({
     name: CHEMCLASS_SUBMIT_OP,
@@ -110,7 +119,13 @@ export const classifyOps = [
     output: 'application/json',
     mode: 'long',
     task: 'chemclass_classify',
-    examples: [{ query: { smiles: 'CC(=O)Oc1ccccc1C(=O)O' } }],
+    examples: [{
+      query: { smiles: CAFFEINE },
+      expected: {
+        value: { $fields: { id: JOB_PREFIX + CAFFEINE_KEY, label: 'query', query_input: CAFFEINE, query_type: 'STRUCTURE', inchikey: CAFFEINE_KEY } },
+        source: CLASSYFIRE_SOURCE,
+      },
+    }],
     api: submitClassification,
     successStatus: 202,
   }),
@@ -130,5 +145,30 @@ export const classifyOps = [
     // Never executed: the api handler only reads the job record.
     task: 'chemclass_classify',
     api: retrieveClassification,
+    // The job of the example of generate_chemclass_classifications.
+    examples: [{
+      query: { jobid: JOB_PREFIX + CAFFEINE_KEY },
+      expected: {
+        value: {
+          $fields: {
+            id: JOB_PREFIX + CAFFEINE_KEY,
+            classification_status: 'Done',
+            number_of_elements: 1,
+            invalid_entities: [],
+            entities: [{
+              $fields: {
+                inchikey: CAFFEINE_KEY,
+                kingdom: named('Organic compounds'),
+                superclass: named('Organoheterocyclic compounds'),
+                class: named('Imidazopyrimidines'),
+                subclass: named('Purines and purine derivatives'),
+                direct_parent: named('Xanthines'),
+              },
+            }],
+          },
+        },
+        source: CLASSYFIRE_SOURCE,
+      },
+    }],
   }),
 ] as const;

@@ -4,9 +4,16 @@
  * value. Tasks are in convert.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp } from './types.ts';
+import { defineOp, type MolblockShape } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';
 import { generateSmiles } from './convert.names.ts';
+import { CAFFEINE, NATIVE_RDKIT, SPEC } from './examples.ts';
+
+/** Ethanol's connection table; RDKit's depictor draws bonds 1.5 long. */
+const ETHANOL_2D: MolblockShape = { atoms: ['C', 'C', 'O'], bonds: [[1, 2, 1], [2, 3, 1]], dim: '2D', lengths: [1.5, 1.5] };
+const ETHANOL_INCHI = 'InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3';
+const ETHANOL_INCHI_SOURCE = 'InChI 1.03 (inchi_main) in test/fixtures/chembl-pipeline-reference.json';
+const CAFFEINE_SELFIES = '[C][N][C][=N][C][=C][Ring1][Branch1][C][=Branch1][C][=O][N][Branch1][=Branch2][C][=Branch1][C][=O][N][Ring1][Branch2][C][C]';
 
 const rdkitOnly = () => toolkit(['rdkit'] as const);
 const base = { tag: 'convert', method: 'GET' as const, mode: 'quick' as const };
@@ -22,7 +29,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'text/plain',
     task: 'generate_2d_coordinates',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{ query: { smiles: 'CCO' }, expected: { value: { $molblock: ETHANOL_2D }, source: `${NATIVE_RDKIT}: Compute2DCoords, MolToMolBlock` } }],
   }),
   defineOp({
     ...base,
@@ -48,7 +55,11 @@ export const convertOps = [
     }),
     output: 'application/json',
     task: 'generate_smiles',
-    examples: [{ query: { input_text: 'OCC' } }],
+    // The original service's SELFIES of caffeine (spec §2.2 (23)), which it decodes to CAFFEINE (§2.2 (18)).
+    examples: [{
+      query: { input_text: CAFFEINE_SELFIES },
+      expected: { value: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', source: `${SPEC('§2.2 (18)')}, written as RDKit canonical SMILES by ${NATIVE_RDKIT}` },
+    }],
     api: generateSmiles,
   }),
   defineOp({
@@ -60,7 +71,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_canonical_smiles',
-    examples: [{ query: { smiles: 'OCC' } }],
+    examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'CN1C(=O)C2=C(N=CN2C)N(C)C1=O', source: `${SPEC('§2.2 (19)')}, toolkit rdkit` } }],
   }),
   defineOp({
     ...base,
@@ -71,7 +82,11 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_cxsmiles',
-    examples: [{ query: { smiles: 'CCO' } }],
+    // RDKit releases place the depiction differently (2022.09: centred); the bond lengths are the same.
+    examples: [{
+      query: { smiles: 'CCO' },
+      expected: { value: { $cxsmiles: { smiles: 'CCO', lengths: [[1, 2, 1.5], [2, 3, 1.5]] } }, source: `${NATIVE_RDKIT}: Compute2DCoords, MolToCXSmiles` },
+    }],
   }),
   defineOp({
     ...base,
@@ -82,7 +97,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_inchi',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'InChI=1S/C8H10N4O2/c1-10-4-9-6-5(10)7(13)12(3)8(14)11(6)2/h4H,1-3H3', source: SPEC('§2.2 (21)') } }],
   }),
   defineOp({
     ...base,
@@ -93,7 +108,7 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_inchikey',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', source: SPEC('§2.2 (22)') } }],
   }),
   defineOp({
     ...base,
@@ -104,7 +119,13 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'generate_formats',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: 'CCO' },
+      expected: {
+        value: { mol: { $molblock: ETHANOL_2D }, canonicalsmiles: 'CCO', inchi: ETHANOL_INCHI, inchikey: 'LFQSCWFLJHTTHZ-UHFFFAOYSA-N' },
+        source: `${NATIVE_RDKIT}; InChI and key: ${ETHANOL_INCHI_SOURCE}`,
+      },
+    }],
   }),
   defineOp({
     ...base,
@@ -115,7 +136,10 @@ export const convertOps = [
     args: smilesArgs(),
     output: 'application/json',
     task: 'smiles_to_smarts',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: CAFFEINE },
+      expected: { value: '[#6]-[#7]1:[#6]:[#7]:[#6]2:[#6]:1:[#6](=[#8]):[#7](:[#6](=[#8]):[#7]:2-[#6])-[#6]', source: `${SPEC('§2.2 (25)')}; also ${NATIVE_RDKIT}` },
+    }],
   }),
   defineOp({
     ...base,
@@ -141,6 +165,9 @@ export const convertOps = [
     }),
     output: 'image/svg+xml',
     task: 'generate_2d_depiction',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: 'CCO' },
+      expected: { value: { $svg: { width: 512, height: 512, bonds: [[0, 1], [1, 2]], labels: [2] } }, source: `${NATIVE_RDKIT}: MolDraw2DSVG(512, 512)` },
+    }],
   }),
 ] as const;

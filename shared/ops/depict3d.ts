@@ -2,6 +2,10 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles, toolkit } from './params.ts';
+import { NATIVE_RDKIT } from './examples.ts';
+
+// Ethanol after ETKDG embedding and MMFF94 optimisation; MMFF94s+ bond lengths agree within 0.03 Å.
+const MMFF_SOURCE = `${NATIVE_RDKIT}: AddHs, EmbedMolecule, MMFFOptimizeMolecule (connection table and bond lengths)`;
 
 // Kept in step with MAX_3D_HEAVY_ATOMS in shared/chem/convert/conformer.ts (registry files import no chemistry).
 const CAP = 100;
@@ -23,7 +27,10 @@ export const depict3dOps = [
     output: 'text/plain',
     mode: 'quick',
     task: 'generate_3d_coordinates',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: 'CCO' },
+      expected: { value: { $molblock: { atoms: ['C', 'C', 'O'], bonds: [[1, 2, 1], [2, 3, 1]], dim: '3D', lengths: [1.515, 1.42], tolerance: 0.03 } }, source: MMFF_SOURCE },
+    }],
   }),
   defineOp({
     name: 'depict_3d_molecule_depict_3D_get',
@@ -39,6 +46,22 @@ export const depict3dOps = [
     output: 'text/html',
     mode: 'quick',
     task: 'depict_3d_molecule_depict_3D_get',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: 'CCO' },
+      expected: {
+        value: {
+          $html: {
+            molblock: {
+              atoms: ['C', 'C', 'O', 'H', 'H', 'H', 'H', 'H', 'H'],
+              bonds: [[1, 2, 1], [2, 3, 1], [1, 4, 1], [1, 5, 1], [1, 6, 1], [2, 7, 1], [2, 8, 1], [3, 9, 1]],
+              dim: '3D',
+              lengths: [1.515, 1.42, 1.095, 1.094, 1.095, 1.094, 1.094, 0.972],
+              tolerance: 0.03,
+            },
+          },
+        },
+        source: MMFF_SOURCE,
+      },
+    }],
   }),
 ] as const;

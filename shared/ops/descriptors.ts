@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, smiles, toolkit } from './params.ts';
+import { CAFFEINE, HORDENINE, NATIVE_RDKIT, SPEC } from './examples.ts';
 
 // Kept in step with parseRange in shared/chem/filters/filters.ts (registry files import no chemistry).
 const RANGE = /^\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*-\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*$/;
@@ -14,6 +15,32 @@ const range = (dflt: string, what: string) =>
     .refine((v) => v.trim() === '' || RANGE.test(v), 'expected a range "min-max", e.g. "0-10" or "-5-5", or "" for off')
     .default(dflt)
     .describe(`${what} range "min-max" (bounds may be negative, e.g. "-5-5"); an empty string turns the filter off`);
+
+// The COCONUT descriptor objects of two LOTUS natural products, from independent references: native
+// RDKit 2022.09.3 descriptors (test/fixtures/descriptors_reference.tsv), CDK 2.8 VABC volumes
+// (vdw_volume_reference.tsv) and RDKit Contrib NP-likeness (nplikeness_reference.tsv), rounded as the
+// original service rounds them by test/fixtures/tools/registry_examples_reference.py. No ring holds an
+// oxygen and no chain carries hydroxy groups: the Sugar Removal Utility finds no sugar.
+const DESCRIPTORS_SOURCE = `${NATIVE_RDKIT}, from the descriptor, VABC (CDK 2.8) and NP-likeness reference fixtures`;
+const HORDENINE_DESCRIPTORS = {
+  atom_count: 27, heavy_atom_count: 12, molecular_weight: 165.24, exact_molecular_weight: 165.11536, alogp: 1.5,
+  rotatable_bond_count: 3, topological_polar_surface_area: 23.47, hydrogen_bond_acceptors: 2, hydrogen_bond_donors: 1,
+  hydrogen_bond_acceptors_lipinski: 2, hydrogen_bond_donors_lipinski: 1, lipinski_rule_of_five_violations: 0,
+  aromatic_rings_count: 1, qed_drug_likeliness: 0.73, formal_charge: 0, fractioncsp3: 0.4, number_of_minimal_rings: 1,
+  van_der_waals_volume: 170.14, linear_sugars: false, circular_sugars: false, murcko_framework: 'c1ccccc1',
+  nplikeness: 0.09, molecular_formula: 'C10H15NO',
+};
+const ESTRAGOLE = 'C=CCc1ccc(OC)cc1';
+const ESTRAGOLE_DESCRIPTORS = {
+  atom_count: 23, heavy_atom_count: 11, molecular_weight: 148.2, exact_molecular_weight: 148.08882, alogp: 2.42,
+  rotatable_bond_count: 3, topological_polar_surface_area: 9.23, hydrogen_bond_acceptors: 1, hydrogen_bond_donors: 0,
+  hydrogen_bond_acceptors_lipinski: 1, hydrogen_bond_donors_lipinski: 0, lipinski_rule_of_five_violations: 0,
+  aromatic_rings_count: 1, qed_drug_likeliness: 0.6, formal_charge: 0, fractioncsp3: 0.2, number_of_minimal_rings: 1,
+  van_der_waals_volume: 156.5, linear_sugars: false, circular_sugars: false, murcko_framework: 'c1ccccc1',
+  nplikeness: 0.37, molecular_formula: 'C10H12O',
+};
+// Gallic acid carries a PAINS catechol alert (RDKit FilterCatalog: catechol_A(92)); hordenine none.
+const GALLIC_ACID = 'O=C(O)c1cc(O)c(O)c(O)c1';
 
 export const descriptorsOps = [
   defineOp({
@@ -30,7 +57,7 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_nplikeness_score',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{ query: { smiles: CAFFEINE }, expected: { value: -1.09, source: `${SPEC('§2.1 (7)')}; also ${NATIVE_RDKIT} (Contrib NP_Score)` } }],
   }),
   defineOp({
     name: 'generate_descriptors',
@@ -55,7 +82,7 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_descriptors',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{ query: { smiles: HORDENINE }, expected: { value: HORDENINE_DESCRIPTORS, source: DESCRIPTORS_SOURCE } }],
   }),
   defineOp({
     name: 'generate_multiple_descriptors',
@@ -73,7 +100,10 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_multiple_descriptors',
-    examples: [{ query: { smiles: 'CCO,CCN' } }],
+    examples: [{
+      query: { smiles: `${HORDENINE},${ESTRAGOLE}` },
+      expected: { value: { [HORDENINE]: HORDENINE_DESCRIPTORS, [ESTRAGOLE]: ESTRAGOLE_DESCRIPTORS }, source: DESCRIPTORS_SOURCE },
+    }],
   }),
   defineOp({
     name: 'filter_molecules',
@@ -107,5 +137,13 @@ export const descriptorsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'filter_molecules',
+    examples: [{
+      query: {},
+      text: `${HORDENINE}\n${GALLIC_ACID}`,
+      expected: {
+        value: [`${HORDENINE} :  T, T, T, F, T, T, T, T, T`, `${GALLIC_ACID} :  F, T, T, F, F, F, T, T, T`],
+        source: `${NATIVE_RDKIT}: FilterCatalog PAINS, Descriptors, Crippen, QED, Contrib SA_Score and NP_Score, thresholds as described`,
+      },
+    }],
   }),
 ] as const;

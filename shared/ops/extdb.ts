@@ -9,6 +9,7 @@ import { AppError } from '../errors.ts';
 import { inputTypeOf } from '../extdb/identifier.ts';
 import { extdbBudgetMs, type ExtdbAnswer } from './extdb.tasks.ts';
 import { defineOp, type ApiContext, type CatalogReader } from './types.ts';
+import { CAFFEINE } from './examples.ts';
 
 const OP = 'retrieve_extdb_smiles';
 
@@ -66,5 +67,13 @@ export const extdbOps = [
     mode: 'quick',
     task: 'extdb_lookup',
     api: retrieveExtdbSmiles,
+    // The tests answer it from a recording of PubChem (test/extdb/fake-pugrest.ts).
+    examples: [{
+      query: { identifier: 'caffeine' },
+      expected: {
+        value: { input: 'caffeine', canonical_smiles: CAFFEINE, input_type: 'name', success: true },
+        source: 'PubChem PUG-REST: the SMILES property of CID 2519 (caffeine); input_type as the original service labels a name (docs/spec/chem-service.md §2.1 (15))',
+      },
+    }],
   }),
 ] as const;

@@ -23,6 +23,13 @@ export const fragmentsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_fragment_functional_groups',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      // A chalcone from LOTUS: an aryl methyl ether, two phenols and an enone.
+      query: { smiles: 'COc1cc(O)cc(O)c1C(=O)C=Cc1ccccc1' },
+      expected: {
+        value: [[[1], 'O', 'cOC'], [[5], 'O', 'cO'], [[8], 'O', 'cO'], [[10, 11, 12, 13], 'C=CC=O', 'cC=CC(c)=O']],
+        source: 'RDKit Contrib IFG (Ertl 2017), native RDKit 2022.09.3: test/fixtures/ifg-reference.json',
+      },
+    }],
   }),
 ] as const;

@@ -25,6 +25,27 @@ export const hoseOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_HOSE_codes',
-    examples: [{ query: { smiles: 'CCO', spheres: '2' } }],
+    examples: [{
+      query: { smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', spheres: '2' },
+      expected: {
+        value: [
+          'C-4;N(*C*C//)',
+          'N-3;*C*CC(=O*C,=O*N,//)',
+          'C-3;=O*C*N(,*C*N,*CC//)',
+          'O-1;=C(*C*N//)',
+          'C-3;*C*C*N(*N*N,=O*N,*CC//)',
+          'C-3;*C*N*N(*C*N,*CC,*C//)',
+          'N-2;*C*C(*C*N,*N//)',
+          'C-3;*N*N(*CC,*C//)',
+          'N-3;*C*CC(*C*C,*N,//)',
+          'C-4;N(*C*C//)',
+          'N-3;*C*CC(*C*N,=O*N,//)',
+          'C-4;N(*C*C//)',
+          'C-3;=O*N*N(,*CC,*CC//)',
+          'O-1;=C(*N*N//)',
+        ],
+        source: "CDK 2.8 HOSECodeGenerator on RDKit's aromatic bonds, test/fixtures/hose-reference.json (caffeine, 2 spheres)",
+      },
+    }],
   }),
 ] as const;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
+import { CAFFEINE, SPEC } from './examples.ts';
 
 export const selfiesOps = [
   defineOp({
@@ -16,12 +17,18 @@ export const selfiesOps = [
       'SELFIES 2.x string for the SMILES, in the atom and branch order of the input, as the Python ' +
       '`selfies` 2.2 encoder writes it (aromatic input is kekulised first; default semantic constraints, ' +
       'strict). Input that cannot be encoded (unreadable SMILES, failed kekulisation, an atom with more ' +
-      'bonds than its SELFIES capacity, `*` atoms) answers 400 with `{detail}`.',
+      'bonds than its SELFIES capacity, `*` atoms) answers 422 with `{detail}` naming the problem.',
     tag: 'convert',
     args: z.object({ smiles: smiles() }),
     output: 'application/json',
     mode: 'quick',
     task: 'generate_selfies',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: CAFFEINE },
+      expected: {
+        value: '[C][N][C][=N][C][=C][Ring1][Branch1][C][=Branch1][C][=O][N][Branch1][=Branch2][C][=Branch1][C][=O][N][Ring1][Branch2][C][C]',
+        source: SPEC('§2.2 (23)'),
+      },
+    }],
   }),
 ] as const;

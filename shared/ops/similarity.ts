@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { int, toolkit } from './params.ts';
+import { NATIVE_RDKIT } from './examples.ts';
 
 // Kept in step with FINGERPRINTERS in shared/chem/similarity/similarity.ts (registry files import no chemistry).
 const FINGERPRINTERS = ['ECFP', 'RDKit', 'Atompairs', 'MACCS'] as const;
@@ -32,6 +33,9 @@ export const similarityOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_bitsimilarity_similarity',
-    examples: [{ query: { smiles: 'CCO,CCN' } }],
+    examples: [{
+      query: { smiles: 'CCO,CCN' },
+      expected: { value: 0.3333333333333333, source: `${NATIVE_RDKIT}: Morgan bit vectors, radius 1 (ECFP diameter 2), 2048 bits, chirality; Tanimoto` },
+    }],
   }),
 ] as const;

@@ -5,8 +5,9 @@
  * checker*.ts and preprocess*.ts; the tasks are in standardize.tasks.ts.
  */
 import { z } from 'zod';
-import { defineOp } from './types.ts';
+import { defineOp, type Expected } from './types.ts';
 import { bool, smiles } from './params.ts';
+import { ACETONE_MOLFILE, NATIVE_RDKIT, SPEC } from './examples.ts';
 
 const PIPELINE =
   'ChEMBL Structure Pipeline rules re-implemented on RDKit: explicit hydrogens removed (except those carrying ' +
@@ -14,6 +15,18 @@ const PIPELINE =
   'tautomers, alkali alkoxides ...), neutralisation by adding or removing hydrogens (zwitterions with ' +
   'quaternary centres kept), straightened triple bonds and allenes; structures with metals of the ChEMBL ' +
   'exclusion list or more than seven borons are returned unchanged. ';
+
+// Ethanol through the pre-processing: nothing to standardize, no parent to strip, no stereo, no checker
+// issue (spec §2.1 (6): CCO has "No Errors Found"); InChI 1.03 from test/fixtures/chembl-pipeline-reference.json.
+const ETHANOL_2D: Expected = { $molblock: { atoms: ['C', 'C', 'O'], bonds: [[1, 2, 1], [2, 3, 1]], dim: '2D', lengths: [1.5, 1.5] } };
+const NOT_COMPUTED = 'Not computed, enable for computing';
+const ethanolRecord = {
+  representations: {
+    '2D_MOL': ETHANOL_2D, '3D_MOL': NOT_COMPUTED, canonical_smiles: 'CCO', standard_inchi: 'InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3',
+    standard_inchikey: 'LFQSCWFLJHTTHZ-UHFFFAOYSA-N', Murcko_framework: 'None',
+  },
+  descriptors: { descriptors: NOT_COMPUTED },
+};
 
 export const standardizeOps = [
   defineOp({
@@ -34,6 +47,19 @@ export const standardizeOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'standardize_molblock',
+    examples: [{
+      query: {},
+      text: ACETONE_MOLFILE,
+      expected: {
+        value: {
+          standardized_mol: { $molblock: { atoms: ['C', 'C', 'C', 'O'], bonds: [[1, 2, 1], [2, 3, 1], [2, 4, 2]], dim: '2D' } },
+          canonical_smiles: 'CC(C)=O',
+          inchi: 'InChI=1S/C3H6O/c1-3(2)4/h1-2H3',
+          inchikey: 'CSCPPACGZOOCGX-UHFFFAOYSA-N',
+        },
+        source: `${SPEC('§2.1 (5)')} (acetone molfile); the pipeline leaves acetone's connection table as drawn`,
+      },
+    }],
   }),
   defineOp({
     name: 'check_errors',
@@ -53,7 +79,7 @@ export const standardizeOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'check_errors',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{ query: { smiles: 'CCO' }, expected: { value: { smi: 'CCO', messages: ['No Errors Found'] }, source: SPEC('§2.1 (6)') } }],
   }),
   defineOp({
     name: 'generate_collection_preprocessing',
@@ -76,6 +102,16 @@ export const standardizeOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'generate_collection_preprocessing',
-    examples: [{ query: { smiles: 'CCO' } }],
+    examples: [{
+      query: { smiles: 'CCO' },
+      expected: {
+        value: {
+          original: { ...ethanolRecord, has_stereo: false, has_stereo_defined: false, errors: [] },
+          standardized: { ...ethanolRecord, has_stereo: false, has_stereo_defined: false, errors: [] },
+          parent: ethanolRecord,
+        },
+        source: `${SPEC('§2.1 (9)')} (shape, "Not computed" texts, "None" framework); values ${NATIVE_RDKIT}`,
+      },
+    }],
   }),
 ] as const;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { int, smiles } from './params.ts';
+import { NATIVE_RDKIT } from './examples.ts';
 
 export const stereoOps = [
   defineOp({
@@ -25,6 +26,9 @@ export const stereoOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'enumerate_stereoisomers',
-    examples: [{ query: { smiles: 'CC(O)CC' } }],
+    examples: [{
+      query: { smiles: 'CC(O)CC' },
+      expected: { value: ['CC[C@@H](C)O', 'CC[C@H](C)O'], source: `${NATIVE_RDKIT}: EnumerateStereoisomers, sorted` },
+    }],
   }),
 ] as const;

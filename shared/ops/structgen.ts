@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, int } from './params.ts';
+import { SPEC } from './examples.ts';
 
 /** Largest heavy-atom cap a caller may ask for; the default cap is the original service's 10. */
 export const MAX_HEAVY_ATOMS_LIMIT = 14;
@@ -41,6 +42,14 @@ export const structgenOps = [
     output: 'application/json',
     mode: 'long',
     task: 'generate_structures',
-    examples: [{ query: { molecular_formula: 'C4H10' } }],
+    // surge's two C6H6 structures under the default restrictions (spec: C=C1C=CC=C1 and C1=CC=CC=C1),
+    // written as RDKit canonical SMILES (native RDKit 2022.09.3), in any order.
+    examples: [{
+      query: { molecular_formula: 'C6H6' },
+      expected: {
+        value: { $fields: { total_count: 2, generated_count: 2, structures: { $unordered: ['C=C1C=CC=C1', 'c1ccccc1'] }, formula: 'C6H6', limit_applied: false } },
+        source: SPEC('§2.4 (28)'),
+      },
+    }],
   }),
 ] as const;

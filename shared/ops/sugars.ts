@@ -7,6 +7,10 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, int, num, smiles } from './params.ts';
+import { NATIVE_RDKIT, PICEIN, SPEC } from './examples.ts';
+
+// Picein less its glucose is piceol (4-hydroxyacetophenone, PubChem CID 7469), here as RDKit canonical Kekulé SMILES.
+const PICEOL = { value: 'CC(=O)C1=CC=C(O)C=C1', source: `hydrolysis of picein gives piceol (PubChem CID 7469), written by ${NATIVE_RDKIT}` };
 
 const glyBond = (dflt: boolean) =>
   bool(dflt, 'Detect circular sugars only when they carry an exocyclic O-glycosidic (ether or ester) oxygen; a lone sugar ring is exempt');
@@ -50,7 +54,10 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'get_sugar_information',
-    examples: [{ query: { smiles: 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O' } }],
+    examples: [{
+      query: { smiles: PICEIN },
+      expected: { value: 'The molecule contains only Circular sugar', source: `${SPEC('§2.4 (29)')} (wording); picein is one glucopyranoside and no open-chain sugar` },
+    }],
   }),
   defineOp({
     name: 'remove_linear_sugars',
@@ -63,7 +70,10 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'remove_linear_sugars',
-    examples: [{ query: { smiles: 'OCC(O)C(O)C(O)C(O)C1OC(CO)C(O)C(O)C1O' } }],
+    examples: [{
+      query: { smiles: 'OCC(O)C(O)C(O)C(O)C1OC(CO)C(O)C(O)C1O' },
+      expected: { value: 'OCC1OCC(O)C(O)C1O', source: `${SPEC('§2.4 (30)')} (C(C1C(C(C(CO1)O)O)O)O), written as RDKit canonical Kekulé SMILES by ${NATIVE_RDKIT}` },
+    }],
   }),
   defineOp({
     name: 'remove_circular_sugars',
@@ -78,7 +88,7 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'remove_circular_sugars',
-    examples: [{ query: { smiles: 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O' } }],
+    examples: [{ query: { smiles: PICEIN }, expected: PICEOL }],
   }),
   defineOp({
     name: 'remove_linear_and_circular_sugars',
@@ -92,6 +102,6 @@ export const sugarsOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'remove_linear_and_circular_sugars',
-    examples: [{ query: { smiles: 'OC[C@H]1O[C@@H](Oc2ccc(cc2)C(C)=O)[C@H](O)[C@@H](O)[C@@H]1O' } }],
+    examples: [{ query: { smiles: PICEIN }, expected: PICEOL }],
   }),
 ] as const;

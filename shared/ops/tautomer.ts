@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
+import { NATIVE_RDKIT } from './examples.ts';
 
 export const tautomerOps = [
   defineOp({
@@ -21,6 +22,9 @@ export const tautomerOps = [
     output: 'application/json',
     mode: 'quick',
     task: 'standardize_tautomer',
-    examples: [{ query: { smiles: 'Oc1ccccn1' } }],
+    examples: [{
+      query: { smiles: 'Oc1ccccn1' },
+      expected: { value: 'O=C1C=CC=CN1', source: `${NATIVE_RDKIT}: TautomerEnumerator().Canonicalize, Kekulé SMILES` },
+    }],
   }),
 ] as const;

@@ -50,14 +50,79 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
   successStatus?: number;
   /**
    * Example calls: the OpenAPI document shows the first as parameter examples, and the HTTP and
-   * MCP tests call every operation with it (test/api/samples.ts adds only what a query string
-   * cannot carry: uploads, text bodies, results of another job).
+   * MCP tests call every operation with it and compare the answer with its `expected` value
+   * (test/api/samples.ts adds only what the registry cannot carry: uploads, and the external
+   * services of the test environment).
    */
   examples?: OpExample[];
 }
 
 export interface OpExample {
   query: Record<string, string>;
+  /** The raw text body of an operation with `body.kind === 'text'` (over MCP: the body's field). */
+  text?: string;
+  /** What the call answers, from an independent reference (see ExpectedAnswer). */
+  expected?: ExpectedAnswer;
+}
+
+/**
+ * The answer an example call must give, taken from an independent reference: native RDKit, CDK,
+ * published data, or the original service's documented answers; never natprod's own output.
+ * The HTTP and MCP tests compare every answer with it (test/api/expected.ts).
+ */
+export interface ExpectedAnswer {
+  /** Compared with the parsed JSON answer, or with the text of a text, SVG or HTML answer. */
+  value: Expected;
+  /** Where the value comes from: the reference tool and its version, or the document it quotes. */
+  source: string;
+}
+
+/**
+ * A plain JSON value must equal the answer (objects: the same keys, each equal). These objects,
+ * anywhere in a value, compare differently:
+ * - `{$fields: {...}}`: an object with at least these fields (others are not compared);
+ * - `{$unordered: [...]}`: an array with these members in any order;
+ * - `{$molblock: MolblockShape}`: a V2000 molblock with this connection table (and bond lengths);
+ * - `{$svg: SvgShape}`: an SVG drawing of these bonds and atom labels (RDKit's `bond-n`/`atom-n` classes);
+ * - `{$html: {molblock: MolblockShape}}`: an HTML page that embeds such a molblock (a JSON string literal);
+ * - `{$cxsmiles: {smiles, lengths}}`: a CXSMILES whose SMILES is `smiles` and whose coordinates put
+ *   bonded atoms (1-based, in SMILES order) at these distances.
+ */
+export type Expected =
+  | null
+  | boolean
+  | number
+  | string
+  | Expected[]
+  | { $fields: Record<string, Expected> }
+  | { $unordered: Expected[] }
+  | { $molblock: MolblockShape }
+  | { $svg: SvgShape }
+  | { $html: { molblock: MolblockShape } }
+  | { $cxsmiles: { smiles: string; lengths: [number, number, number][] } }
+  | { [key: string]: Expected };
+
+/** A molblock's connection table, as its V2000 atom and bond blocks list it (coordinates aside). */
+export interface MolblockShape {
+  /** Element symbols, in atom order. */
+  atoms: string[];
+  /** `[from, to, order]`, atoms 1-based; compared as a set (a writer may list bonds in another order). */
+  bonds: [number, number, number][];
+  /** The dimension code of the header line (columns 21-22); `2D` also requires every z to be 0. */
+  dim: '2D' | '3D';
+  /** Lengths in Å of `bonds`, in their order, each within `tolerance`. */
+  lengths?: number[];
+  tolerance?: number;
+}
+
+/** What an RDKit SVG drawing shows, as its element classes say. */
+export interface SvgShape {
+  width: number;
+  height: number;
+  /** Bonds drawn, as atom index pairs (0-based, `class='bond-n atom-a atom-b'`). */
+  bonds: [number, number][];
+  /** Atoms drawn with a label (`class='atom-n'`), 0-based. */
+  labels: number[];
 }
 
 /** A catalog record as the api-side handlers read it. */

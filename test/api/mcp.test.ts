@@ -1,9 +1,10 @@
 /**
  * MCP through the SDK's real client against a listening server, over the legacy SSE transport
  * and over Streamable HTTP: the tool list is exactly the registry with its schemas (plus the
- * catalog's search_catalog), and a tool call answers the same body as the REST operation. SSE
- * is also served at `/sse` + `/messages` (endpoint event, CORS on the hijacked stream, quick
- * budget).
+ * catalog's search_catalog), every tool answers its registry example with the value the example
+ * expects from an independent reference (test/api/expected.ts, as test/api/chem-http.test.ts
+ * checks over REST), and a quick tool's answer is the REST operation's body. SSE is also served
+ * at `/sse` + `/messages` (endpoint event, CORS on the hijacked stream, quick budget).
  */
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,9 +14,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { argsJsonSchema } from '../../api/openapi.ts';
 import { build } from '../helpers/app.ts';
+import { startFakePugRest } from '../extdb/fake-pugrest.ts';
+import { answerOf, mismatches } from './expected.ts';
 import { SAMPLES, samplePdf } from './samples.ts';
 
-const { app } = (await build(t, 'inline', { EXTDB_URL: 'http://127.0.0.1:9/rest/pug', EXTDB_TIMEOUT_MS: '500' }))!;
+const pubchem = await startFakePugRest();
+t.teardown(() => pubchem.close());
+const pdfBase64 = (await samplePdf()).toString('base64');
+const { app } = (await build(t, 'inline', { EXTDB_URL: pubchem.base, EXTDB_TIMEOUT_MS: '2000' }))!;
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
 const transports: Record<string, () => Transport> = {
@@ -42,17 +48,24 @@ for (const [name, make] of Object.entries(transports)) {
       t.ok(tool.description?.startsWith(op.summary), `${op.name}: described`);
     }
 
-    for (const tool of ['generate_canonical_smiles', 'generate_descriptors', 'generate_2d_coordinates', 'generate_2d_depiction', 'enumerate_stereoisomers']) {
-      const op = OPERATIONS.find((o) => o.name === tool);
-      if (!op) continue;
-      const query = SAMPLES[tool].query!;
-      const rest = await app.inject({ url: op.path, query });
-      const res = (await client.callTool({ name: tool, arguments: query })) as { content: Text[]; isError?: boolean };
-      t.notOk(res.isError, tool);
-      t.equal(res.content.length, 1);
-      const text = res.content[0].text;
-      if (op.output === 'application/json') t.same(JSON.parse(text), rest.json(), `${tool}: same value as REST`);
-      else t.equal(text, rest.body, `${tool}: same body as REST`);
+    // Every tool with its example (the classification result after its submission, as a client polls it).
+    const ordered = [...OPERATIONS].sort((a, b) => Number(!!SAMPLES[a.name]?.needsJobOf) - Number(!!SAMPLES[b.name]?.needsJobOf));
+    for (const op of ordered) {
+      const s = SAMPLES[op.name];
+      const args = s.pdf ? { pdf_base64: pdfBase64, filename: 'paper.pdf' } : (s.mcp ?? s.query ?? {});
+      let res = (await client.callTool({ name: op.name, arguments: args })) as { content: Text[]; isError?: boolean };
+      for (let i = 0; s.needsJobOf && i < 300 && /"classification_status": "(In Queue|Processing)"/.test(res.content[0]?.text ?? ''); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        res = (await client.callTool({ name: op.name, arguments: args })) as { content: Text[]; isError?: boolean };
+      }
+      t.notOk(res.isError, `${op.name}: ${res.isError ? res.content[0]?.text : 'no error'}`);
+      const text = res.content[0]?.text ?? '';
+      t.same(mismatches(s.expected!.value, answerOf(op.output, text)), [], `${op.name}: the expected answer (${s.expected!.source})`);
+      if (op.mode === 'quick' && op.method === 'GET' && !s.needsJobOf) {
+        const rest = await app.inject({ url: op.path, query: s.query });
+        if (op.output === 'application/json') t.same(JSON.parse(text), rest.json(), `${op.name}: same value as REST`);
+        else t.equal(text, rest.body, `${op.name}: same body as REST`);
+      }
     }
 
     const pretty = (await client.callTool({ name: 'generate_formats', arguments: { smiles: 'CCO' } })) as { content: Text[] };

@@ -1,55 +1,77 @@
 /**
- * One valid call per operation, used by the HTTP and MCP tests to prove every registered
- * operation answers through both surfaces. A registered operation without a sample fails the
- * tests, so new operations cannot slip in untested.
+ * One call per operation, used by the HTTP and MCP tests to prove every registered operation
+ * answers through both surfaces, and answers what its independent reference says
+ * (`expected`, test/api/expected.ts). A registered operation without a sample fails the tests,
+ * so new operations cannot slip in untested. Most samples are the registry's first example.
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { OPERATIONS } from '../../shared/ops/index.ts';
+import type { ExpectedAnswer, OpDef } from '../../shared/ops/types.ts';
+
+export { ACETONE_MOLFILE } from '../../shared/ops/examples.ts';
 
 export interface Sample {
   query?: Record<string, string>;
   /** Raw text body (text/plain). */
   text?: string;
-  /** A PDF uploaded as multipart field `pdf_file`. */
+  /** A PDF uploaded as multipart field `pdf_file` (over MCP: `pdf_base64`, `filename`). */
   pdf?: boolean;
   /** Arguments for MCP (defaults to query + text body field). */
   mcp?: Record<string, unknown>;
   /** The operation needs a job of another operation first (retrieve results). */
   needsJobOf?: string;
-  /** Expected REST status when it is not 200/202 (e.g. 503 without the external service). */
-  status?: number;
+  /** The answer, from an independent reference. */
+  expected?: ExpectedAnswer;
 }
 
-export const ACETONE_MOLFILE = `
-     RDKit          2D
+/** What the two sample PDF pages say (samplePdf draws them). */
+export const PDF_PAGES = ['Natural products from marine sponges', 'Results and discussion of the isolated alkaloids'];
+const PDF_SOURCE = 'the sample PDF itself (samplePdf: two 595x842 pages, one line of text each, uploaded as paper.pdf)';
+const PDF_FILENAME = 'paper.pdf';
 
-  4  3  0  0  0  0  0  0  0  0999 V2000
-    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
-    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
-    2.5981   -0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0
-    1.2990    2.2500    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0
-  1  2  1  0
-  2  3  1  0
-  2  4  2  0
-M  END
-`;
-
-
-/** Calls a query string cannot carry, or that need the test environment; every other operation is called with its registry example. */
+/** What the registry cannot carry (uploads, the job another call must create first), merged over its example. */
 const SPECIAL: Record<string, Sample> = {
-  standardize_molblock: { text: ACETONE_MOLFILE, mcp: { molblock: ACETONE_MOLFILE } },
   retrieve_chemclass_results: { needsJobOf: 'generate_chemclass_classifications' },
-  filter_molecules: { text: 'CCO\nc1ccccc1O', mcp: { smiles: ['CCO', 'c1ccccc1O'] } },
-  // The tests point EXTDB_URL at a closed port: the answer is a 503 naming the service.
-  retrieve_extdb_smiles: { query: { identifier: 'aspirin' }, status: 503 },
-  extract_pdf_json_tools_extract_json_post: { pdf: true },
-  extract_pdf_text_tools_extract_text_post: { pdf: true },
+  extract_pdf_json_tools_extract_json_post: {
+    pdf: true,
+    expected: {
+      value: {
+        $fields: {
+          schema_name: 'natprod.PdfDocument',
+          name: 'paper',
+          origin: { $fields: { filename: PDF_FILENAME, mimetype: 'application/pdf' } },
+          page_count: 2,
+          pages_read: 2,
+          truncated: false,
+          pages: PDF_PAGES.map((_, i) => ({ $fields: { page_no: i + 1, size: { width: 595, height: 842 } } })),
+          blocks: PDF_PAGES.map((text, i) => ({ $fields: { page_no: i + 1, text } })),
+        },
+      },
+      source: PDF_SOURCE,
+    },
+  },
+  extract_pdf_text_tools_extract_text_post: {
+    pdf: true,
+    // pages defaults to 1 and a text of at most ten words is page 1's text (docs/spec/chem-service.md §2.4 (34)).
+    expected: { value: { text: PDF_PAGES[0], pdf_filename: PDF_FILENAME }, source: PDF_SOURCE },
+  },
 };
+
+function fromExample(op: OpDef): Sample | undefined {
+  const ex = op.examples?.[0];
+  if (!ex) return undefined;
+  const sample: Sample = { query: ex.query, ...(ex.expected ? { expected: ex.expected } : {}) };
+  if (ex.text !== undefined && op.body?.kind === 'text') {
+    sample.text = ex.text;
+    sample.mcp = { ...ex.query, [op.body.field]: ex.text };
+  }
+  return sample;
+}
 
 export const SAMPLES: Record<string, Sample> = Object.fromEntries(
   OPERATIONS.flatMap((op) => {
-    const s = SPECIAL[op.name] ?? (op.examples?.[0] ? { query: op.examples[0].query } : undefined);
-    return s ? [[op.name, s]] : [];
+    const s = { ...fromExample(op), ...SPECIAL[op.name] };
+    return Object.keys(s).length ? [[op.name, s]] : [];
   }),
 );
 
@@ -57,14 +79,14 @@ export const SAMPLES: Record<string, Sample> = Object.fromEntries(
 export async function samplePdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const words of ['Natural products from marine sponges', 'Results and discussion of the isolated alkaloids']) {
+  for (const words of PDF_PAGES) {
     const page = doc.addPage([595, 842]);
     page.drawText(words, { x: 50, y: 780, size: 14, font });
   }
   return Buffer.from(await doc.save());
 }
 
-export function multipart(file: Buffer, filename = 'paper.pdf', fields: Record<string, string> = {}) {
+export function multipart(file: Buffer, filename = PDF_FILENAME, fields: Record<string, string> = {}) {
   const boundary = `----natprod${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {

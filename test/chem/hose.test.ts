@@ -68,4 +68,9 @@ t.test('task: every atom, spec examples, errors', async (t) => {
   t.match(caught, { status: 422, detail: /C1CC/ }, 'unreadable SMILES is a 422 naming the input');
   t.throws(() => hoseOps[0].args.parse({ smiles: 'CC' }), 'spheres is required');
   t.throws(() => hoseOps[0].args.parse({ smiles: 'CC', spheres: 2, toolkit: 'openbabel' }));
+  // The original service accepts toolkit=cdk for HOSE codes: so does natprod, whose generator is CDK's
+  // algorithm (the codes above), so the answer to `cdk` is CDK's answer (docs/differences.md).
+  const caffeine = ref.molecules.find((m) => m.smiles === 'Cn1c(=O)c2c(ncn2C)n(C)c1=O')!;
+  t.same(run({ smiles: caffeine.smiles, spheres: 2, toolkit: 'cdk' }), caffeine.spheres['2'], 'toolkit=cdk: the CDK codes');
+  t.same(run({ smiles: caffeine.smiles, spheres: 2, toolkit: 'rdkit' }), caffeine.spheres['2'], 'toolkit=rdkit: the same codes');
 });

@@ -1,6 +1,6 @@
 /**
  * The MCP tool `search_catalog` through the SDK's real client (Streamable HTTP and SSE), in both
- * runner modes: 35 tools (the 34 registry tools unchanged, plus search_catalog), and calls that
+ * runner modes: the registry's tools unchanged plus search_catalog, and calls that
  * answer exactly what `POST /api/search` answers, errors included.
  */
 import t from 'tap';
@@ -35,9 +35,9 @@ for (const mode of MODES) {
         t.teardown(() => client.close());
 
         const { tools } = await client.listTools();
-        t.equal(OPERATIONS.length, 34, 'the registry has 34 operations');
-        t.equal(tools.length, 35, '35 tools');
-        t.same(tools.map((x) => x.name).sort(), [...OPERATIONS.map((o) => o.name), 'search_catalog'].sort(), 'the 34 registry names unchanged, plus search_catalog');
+        const expected = [...OPERATIONS.map((o) => o.name), 'search_catalog'];
+        t.equal(tools.length, expected.length, `${expected.length} tools: the ${OPERATIONS.length} operations of the registry and search_catalog`);
+        t.same(tools.map((x) => x.name).sort(), expected.sort(), 'the registry names unchanged, plus search_catalog');
         for (const op of OPERATIONS) {
           const tool = tools.find((x) => x.name === op.name)!;
           t.same(tool.inputSchema.properties, argsJsonSchema(op).properties, `${op.name}: schema unchanged`);
