@@ -1,12 +1,14 @@
 /**
  * Catalog structure search at scale: 100,000 distinct structures (bench/data/build-search-set.py)
  * in the embedded store, the index built on 2 threads, then exact, similarity (top 50 at 0.7)
- * and substructure (first page of 20, and a full count) timed over the core queries. Prints
- * p50/p95 per kind, the index build time and the index's memory; asserts nothing.
+ * and substructure (first page of 20, and a full count) timed over the core queries; then
+ * COCONUT's search types of `POST /api/search` (bench/search-coconut.ts). Prints p50/p95 per
+ * kind, the index build time and the index's memory; asserts nothing.
  *
  *   /usr/bin/python3 bench/data/build-search-set.py          # once: bench/data/search-100k.smi
- *   node --import tsx bench/search.ts                        # first run also fills bench/data/search-store
+ *   node --import tsx bench/search.ts                        # first run also builds bench/data/search-store (about 6 min)
  *   THREADS=2 REPEAT=5 node --import tsx bench/search.ts
+ *   STRUCTURE=0 node --import tsx bench/search.ts            # COCONUT's types only (COCONUT=0: structure only)
  *
  * The store is kept under bench/data/search-store (git-ignored) so later runs skip the import.
  */
@@ -19,6 +21,8 @@ import { createInlineRunner } from '../shared/jobs/inline.ts';
 import { createPool } from '../workers/pool.ts';
 import { SearchService } from '../workers/search/service.ts';
 import { loadConfig, threadConfig } from '../shared/config.ts';
+import { hasBenchCatalog, importBenchCatalog } from './data/search-catalog.ts';
+import { coconutBench } from './search-coconut.ts';
 
 const THREADS = Number(process.env.THREADS ?? 2);
 const REPEAT = Number(process.env.REPEAT ?? 5);
@@ -38,27 +42,20 @@ const runner = createInlineRunner({
 const store = await EmbeddedStore.open(DIR);
 const mb = (b: number) => (b / 1048576).toFixed(1);
 
-// 1. The store: molecules with their canonical SMILES, InChIKey and search fingerprints.
+// 1. The store: the set as a full catalog (bench/data/search-catalog.ts: derived structures and
+//    properties, identifiers, organisms, citations, collections, class labels).
 const have = await store.count('molecules', {});
-if (have < lines.length) {
-  console.log(`importing ${lines.length - have} molecules into ${DIR} (fingerprints and InChIKeys on ${THREADS} threads) ...`);
+if (have && !(await hasBenchCatalog(store))) {
+  console.error(`${DIR} was built by an older version of this benchmark (no identifiers or properties): delete it and run again`);
+  process.exit(2);
+}
+if (!have) {
+  console.log(`building the catalog of ${lines.length} molecules in ${DIR} (derived on ${THREADS} threads) ...`);
   const t0 = performance.now();
-  const BATCH = 500;
-  for (let i = have; i < lines.length; i += BATCH) {
-    const part = lines.slice(i, i + BATCH);
-    const rows = part.map(([smiles], j) => ({ id: i + j + 1, smiles }));
-    const [fps, keys] = await Promise.all([
-      runner.run('bench', 'catalog_fingerprints', { rows }) as Promise<{ items: { id: number; fingerprints: unknown }[] }>,
-      Promise.all(part.map(([smiles]) => runner.run('bench', 'generate_inchikey', { smiles }).catch(() => null))),
-    ]);
-    const fpOf = new Map(fps.items.map((x) => [x.id, x.fingerprints]));
-    await store.insertMany(
-      'molecules',
-      part.map(([smiles, name], j) => ({ canonical_smiles: smiles, name, standard_inchi_key: keys[j], fingerprints: fpOf.get(i + j + 1) ?? null })),
-    );
-    if ((i / BATCH) % 20 === 0) console.log(`  ${i + part.length} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-  }
-  console.log(`import: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  await importBenchCatalog(store, runner, lines.map(([smiles, name]) => ({ smiles, name })), THREADS * 2, (n) => {
+    if (n % 10_000 === 0) console.log(`  ${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  });
+  console.log(`catalog: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 const molecules = await store.count('molecules', {});
 
@@ -101,44 +98,49 @@ const CORES: [string, string, 'smiles' | 'smarts'][] = [
   ['chiral L-amino acid', 'N[C@@H](C)C(=O)O', 'smiles'],
 ];
 
-// Exact: 200 molecules of the set, by SMILES.
-const step = Math.floor(lines.length / 200);
-const exactTimes: number[] = [];
-for (let i = 0; i < 200; i++) exactTimes.push(await time(() => search.page({ type: 'exact', query: lines[i * step][0] }, 0, 20)));
-console.log('');
-report('exact (SMILES → InChIKey → store)', exactTimes);
-
-// Similarity: 50 molecules of the set, top 50 at 0.7.
-const simTimes: number[] = [];
-for (let i = 0; i < 50; i++) simTimes.push(await time(() => search.page({ type: 'similarity', query: lines[i * step * 4 + 7][0], threshold: 0.7 }, 0, 50)));
-report('similarity (top 50, threshold 0.7)', simTimes);
-
-// The issue's core queries are the first ten; the recursive SMARTS (no fingerprint bits to
-// screen with: nearly every molecule is a candidate) and the chiral query are reported apart.
 const CORE_COUNT = 10;
-const firstAll: number[] = [];
-const countAll: number[] = [];
-const firstCore: number[] = [];
-const countCore: number[] = [];
-console.log('');
-for (const [name, query, query_type] of CORES) {
-  const first: number[] = [];
-  const count: number[] = [];
-  let total: number | null = null;
-  for (let r = 0; r < REPEAT; r++) {
-    first.push(await time(() => search.page({ type: 'substructure', query, query_type, use_chirality: name.startsWith('chiral') }, 0, 20)));
-    count.push(await time(async () => (total = (await search.page({ type: 'substructure', query, query_type, use_chirality: name.startsWith('chiral') }, 0, 20, true)).total)));
+if (process.env.STRUCTURE !== '0') {
+  // Exact: 200 molecules of the set, by SMILES.
+  const step = Math.floor(lines.length / 200);
+  const exactTimes: number[] = [];
+  for (let i = 0; i < 200; i++) exactTimes.push(await time(() => search.page({ type: 'exact', query: lines[i * step][0] }, 0, 20)));
+  console.log('');
+  report('exact (SMILES → InChIKey → store)', exactTimes);
+
+  // Similarity: 50 molecules of the set, top 50 at 0.7.
+  const simTimes: number[] = [];
+  for (let i = 0; i < 50; i++) simTimes.push(await time(() => search.page({ type: 'similarity', query: lines[i * step * 4 + 7][0], threshold: 0.7 }, 0, 50)));
+  report('similarity (top 50, threshold 0.7)', simTimes);
+
+  // The issue's core queries are the first ten; the recursive SMARTS (no fingerprint bits to
+  // screen with: nearly every molecule is a candidate) and the chiral query are reported apart.
+  const firstAll: number[] = [];
+  const countAll: number[] = [];
+  const firstCore: number[] = [];
+  const countCore: number[] = [];
+  console.log('');
+  for (const [name, query, query_type] of CORES) {
+    const first: number[] = [];
+    const count: number[] = [];
+    let total: number | null = null;
+    for (let r = 0; r < REPEAT; r++) {
+      first.push(await time(() => search.page({ type: 'substructure', query, query_type, use_chirality: name.startsWith('chiral') }, 0, 20)));
+      count.push(await time(async () => (total = (await search.page({ type: 'substructure', query, query_type, use_chirality: name.startsWith('chiral') }, 0, 20, true)).total)));
+    }
+    firstAll.push(...first);
+    countAll.push(...count);
+    if (CORES.findIndex((c) => c[0] === name) < CORE_COUNT) firstCore.push(...first), countCore.push(...count);
+    console.log(`${name.padEnd(22)} hits ${String(total).padStart(6)}   first page p50 ${pct(first, 50).toFixed(0).padStart(5)} ms   full count p50 ${pct(count, 50).toFixed(0).padStart(5)} ms`);
   }
-  firstAll.push(...first);
-  countAll.push(...count);
-  if (CORES.findIndex((c) => c[0] === name) < CORE_COUNT) firstCore.push(...first), countCore.push(...count);
-  console.log(`${name.padEnd(22)} hits ${String(total).padStart(6)}   first page p50 ${pct(first, 50).toFixed(0).padStart(5)} ms   full count p50 ${pct(count, 50).toFixed(0).padStart(5)} ms`);
+  console.log('');
+  report('substructure first page, core queries', firstCore);
+  report('substructure full count, core queries', countCore);
+  report('substructure first page, all', firstAll);
+  report('substructure full count, all', countAll);
 }
-console.log('');
-report('substructure first page, core queries', firstCore);
-report('substructure full count, core queries', countCore);
-report('substructure first page, all', firstAll);
-report('substructure full count, all', countAll);
+
+// 4. COCONUT's search types (POST /api/search without HTTP): bench/search-coconut.ts.
+if (process.env.COCONUT !== '0') await coconutBench(store, search, report, time, CORES.slice(0, CORE_COUNT));
 console.log(`\nRSS at end ${mb(process.memoryUsage().rss)} MB`);
 await runner.close();
 await pool.destroy();

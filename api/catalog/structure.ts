@@ -42,25 +42,31 @@ export class StructureSearch {
     readonly store: CatalogStore,
   ) {}
 
-  /** The store filter of an exact query: the whole InChIKey, or its skeleton block without chirality. */
-  async exactFilter(query: string, useChirality = true, queryType: 'smiles' | 'smarts' = 'smiles'): Promise<Filter> {
+  /** The standard InChIKey of a query (an InChIKey as it is; SMILES or a molblock read on a thread, 422 when unreadable). */
+  async queryKey(query: string, queryType: 'smiles' | 'smarts' = 'smiles'): Promise<string> {
     const text = query.trim();
-    const key = INCHIKEY.test(text)
+    return INCHIKEY.test(text)
       ? text
       : ((await this.runner.run('catalog_search', 'catalog_query_key', { query: text, query_type: queryType })) as { inchikey: string }).inchikey;
-    if (useChirality) return { standard_inchi_key: key };
-    const skeleton = key.slice(0, 14);
-    // A range on the indexed key: every key with this first block.
-    return { standard_inchi_key: { $gte: `${skeleton}-`, $lt: `${skeleton}.` } };
+  }
+
+  /** The store filter of an exact query: the whole InChIKey, or its skeleton block without chirality. */
+  async exactFilter(query: string, useChirality = true, queryType: 'smiles' | 'smarts' = 'smiles'): Promise<Filter> {
+    return keyFilter(await this.queryKey(query, queryType), useChirality);
+  }
+
+  /** Molecules with this InChIKey (`useChirality`) or its first block, lowest id first. */
+  async idsForKey(key: string, useChirality: boolean): Promise<number[]> {
+    const docs = await this.store.find('molecules', keyFilter(key, useChirality), { fields: ['id'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
+    return docs.map((d) => d.id);
   }
 
   /** Exact-match ids, lowest first. */
   async exactIds(query: string, useChirality = true, queryType?: 'smiles' | 'smarts'): Promise<number[]> {
-    const docs = await this.store.find('molecules', await this.exactFilter(query, useChirality, queryType), { fields: ['id'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
-    return docs.map((d) => d.id);
+    return this.idsForKey(await this.queryKey(query, queryType), useChirality);
   }
 
-  private scan(q: StructureQuery, offset: number, limit: number, extra: { count?: boolean; exclude?: number[] } = {}): Promise<ScanAnswer> {
+  private scan(q: StructureQuery, offset: number, limit: number, extra: { count?: boolean; exclude?: number[]; order?: 'id' | 'similarity' } = {}): Promise<ScanAnswer> {
     return this.runner.run('catalog_search', 'catalog_search', {
       type: q.type,
       query: q.query,
@@ -95,6 +101,37 @@ export class StructureSearch {
     return { ids: [...first, ...rest.ids], total, more: rest.more || offset + first.length < exact.length };
   }
 
+  /**
+   * COCONUT's substructure order: the exact matches (as in `page`) first, then the other hits by
+   * Tanimoto to the query (Morgan, as similarity search), best first, ties by id; the total is
+   * always counted. Exact matches are reported with similarity 1 (the same structure). A query
+   * that only reads as SMARTS has neither exact matches nor a fingerprint: its hits come by id.
+   * `limit` 0: every hit.
+   */
+  async ranked(q: StructureQuery, offset: number, limit: number): Promise<StructureHits> {
+    let key: string | null = null;
+    if (q.query_type !== 'smarts') {
+      try {
+        key = await this.queryKey(q.query, 'smiles');
+      } catch (e) {
+        // Not SMILES: as SMARTS when the caller left the reading open, else the 422 stands.
+        if (q.query_type === 'smiles') throw e;
+      }
+    }
+    const exact = key ? await this.idsForKey(key, !!q.use_chirality) : [];
+    const first = limit ? exact.slice(offset, offset + limit) : exact.slice(offset);
+    const want = limit ? limit - first.length : 0;
+    const rest = await this.scan(
+      { ...q, query_type: key ? 'smiles' : q.query_type },
+      Math.max(0, offset - exact.length),
+      limit ? Math.max(1, want) : 0,
+      { count: true, exclude: exact, order: key ? 'similarity' : 'id' },
+    );
+    const restIds = limit ? rest.ids.slice(0, want) : rest.ids;
+    const scores = [...first.map(() => 1), ...(rest.scores ? rest.scores.slice(0, restIds.length) : restIds.map(() => 0))];
+    return { ids: [...first, ...restIds], scores: key ? scores : undefined, total: (rest.total ?? 0) + exact.length, more: rest.more || offset + first.length < exact.length };
+  }
+
   /** Every hit (for filters inside a catalog search and for exports). */
   async allIds(q: StructureQuery): Promise<StructureHits> {
     if (q.type === 'exact') {
@@ -112,6 +149,14 @@ export class StructureSearch {
     const hits = await this.allIds({ type, query: value, query_type: f.query_type, use_chirality: f.use_chirality, threshold: f.threshold });
     return { id: { $in: hits.ids } };
   };
+}
+
+/** The store filter of molecules with an InChIKey, or (stereo-blind) with its first block. */
+function keyFilter(key: string, useChirality: boolean): Filter {
+  if (useChirality) return { standard_inchi_key: key };
+  const skeleton = key.slice(0, 14);
+  // A range on the indexed key: every key with this first block.
+  return { standard_inchi_key: { $gte: `${skeleton}-`, $lt: `${skeleton}.` } };
 }
 
 /** Documents in the order of `ids`. */

@@ -1,6 +1,6 @@
 /**
  * The MCP tool `search_catalog`: catalog structure search (exact, substructure, similarity) beside
- * the registry's chemistry tools. It runs `structureSearch()`, the code of `POST /api/search`, so
+ * the registry's chemistry tools. It runs `searchAnswer()`, the code of `POST /api/search`, so
  * it answers the same records; a failure is an `isError` result carrying the status and body
  * that route would have answered.
  */
@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors.ts';
 import { SEARCH_LIMIT_MAX } from '../catalog/structure-request.ts';
 import type { StructureSearch } from '../catalog/structure.ts';
 import { HttpError, ValidationError } from '../catalog/types.ts';
-import { structureSearch } from '../catalog/structure-routes.ts';
+import { searchAnswer } from '../catalog/structure-routes.ts';
 
 export const SEARCH_CATALOG = 'search_catalog';
 
@@ -53,7 +53,7 @@ export function catalogFailure(e: unknown): { status: number; body: Record<strin
 
 export async function callSearchCatalog(structure: StructureSearch, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   try {
-    const answer = await structureSearch(structure, args ?? {});
+    const answer = await searchAnswer(structure, args ?? {});
     return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
   } catch (e) {
     const { status, body } = catalogFailure(e);

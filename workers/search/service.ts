@@ -14,6 +14,7 @@ import type { StoredFingerprints } from '../../shared/chem/catalog/search-finger
 import type { RowInput, RowOutput } from '../../shared/chem/catalog/search-rows.ts';
 import type { SubstructureResult } from '../../shared/chem/catalog/search-scan.ts';
 import type { ChemPool, TaskRun } from '../pool.ts';
+import { rankBySimilarity, split } from './scan-plan.ts';
 
 /** What `catalog_search` takes (validated by the api; checked again here). */
 export interface SearchArgs {
@@ -29,6 +30,12 @@ export interface SearchArgs {
   count?: boolean;
   /** Ids left out of the hits (the exact matches the api lists first). */
   exclude?: number[];
+  /**
+   * Substructure: `id` (default) lists hits in id order and may stop early; `similarity` scans
+   * every row and lists hits by Tanimoto to the query, best first, ties by id, each with its score
+   * (COCONUT's order; the query must be SMILES).
+   */
+  order?: 'id' | 'similarity';
 }
 
 export interface SearchAnswer {
@@ -67,6 +74,7 @@ const searchArgs = z.object({
   limit: z.number().int().min(0),
   count: z.boolean().optional(),
   exclude: z.array(z.number().int()).max(100_000).optional(),
+  order: z.enum(['id', 'similarity']).optional(),
 });
 
 const ROWS_PER_TASK = 250;
@@ -238,7 +246,8 @@ export class SearchService {
    * the scan stops once the ranges finished in order hold enough hits for the page.
    */
   private async substructure(args: SearchArgs, base: object, n: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
-    const need = args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
+    const ranked = args.order === 'similarity';
+    const need = ranked || args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
     const parts = split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
     const done: (SubstructureResult | undefined)[] = new Array(parts.length);
     let next = 0;
@@ -255,7 +264,7 @@ export class SearchService {
       while (!enough && next < parts.length) {
         const i = next++;
         const [from, to] = parts[i];
-        const r = this.pool.run('catalog_scan', { ...base, type: 'substructure', from, to, use_chirality: !!args.use_chirality, limit: need }, { timeoutMs: SCAN_TIMEOUT_MS });
+        const r = this.pool.run('catalog_scan', { ...base, type: 'substructure', from, to, use_chirality: !!args.use_chirality, limit: need, scores: ranked }, { timeoutMs: SCAN_TIMEOUT_MS });
         runs.push(r);
         done[i] = (await r) as SubstructureResult;
         if (need && prefixHits() >= need) enough = true;
@@ -264,6 +273,7 @@ export class SearchService {
     await Promise.all(Array.from({ length: Math.min(parts.length, this.threads * 2) }, lane));
     // Over `parts`, not `done`: `every` skips the holes of ranges never started.
     const complete = parts.every((p, i) => !!done[i] && done[i].next >= p[1]);
+    if (ranked) return rankBySimilarity(done as SubstructureResult[], exclude, args, molecules);
     const ids: number[] = [];
     let candidates = 0;
     let scanned = 0;
@@ -283,13 +293,4 @@ export class SearchService {
       stats: { scanned, candidates, molecules },
     };
   }
-}
-
-/** [from, to) ranges splitting n rows into about `parts` pieces. */
-function split(n: number, parts: number): [number, number][] {
-  const k = Math.max(1, Math.min(parts, n));
-  const size = Math.ceil(n / k);
-  const out: [number, number][] = [];
-  for (let from = 0; from < n; from += size) out.push([from, Math.min(n, from + size)]);
-  return out;
 }

@@ -4,6 +4,10 @@
  * Embedded store: one @seald-io/nedb file per collection under `dataDir`, kept in memory.
  * Cross-process safety: every call runs under `FileLock` (DATA_DIR/catalog.lock) and first
  * reloads any collection file another process changed (inode/size/mtime signature).
+ * Queries: candidates from the most selective index or property column (embedded-plan.ts,
+ * embedded-columns.ts), the rest of the filter as a compiled predicate (embedded-match.ts);
+ * `containing` from a substring index (embedded-text.ts). What is built from the documents is
+ * dropped at the next write or reload of their collection (`forget`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, statSync } from 'node:fs';
@@ -12,8 +16,13 @@ import { join } from 'node:path';
 import NedbModule from '@seald-io/nedb';
 import { createRequire } from 'node:module';
 import { FileLock } from './lock.ts';
+import { FieldColumns } from './embedded-columns.ts';
+import { matcher, type Predicate } from './embedded-match.ts';
+import { planFilter, type NedbIndex, type Plan } from './embedded-plan.ts';
+import { TextIndexes } from './embedded-text.ts';
 import { SortedOrders } from './sorted-orders.ts';
-import { type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField } from './types.ts';
+import { sortDocs } from './sort.ts';
+import { type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField, type TextHit } from './types.ts';
 
 type Name = CollectionName | 'counters';
 // CommonJS package: under NodeNext the default import is typed as the module namespace
@@ -22,11 +31,17 @@ const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ??
 // nedb's typings lose the schema type.
 type DS = any;
 // nedb's own matcher (the one its find uses), to filter live documents without copying them
-const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as { match: (d: unknown, q: unknown) => boolean; serialize: (d: unknown) => string };
+const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
+  match: (d: unknown, q: unknown) => boolean;
+  serialize: (d: unknown) => string;
+  getDotValue: (d: unknown, path: string) => unknown;
+  deepCopy: <T>(v: T) => T;
+};
 const nedbMatch = nedbModel.match;
 
 const INDEXES: Record<CollectionName, string[]> = {
-  molecules: ['identifier', 'standard_inchi_key', 'name', 'organism_ids', 'citation_ids', 'collection_ids', 'properties.molecular_weight'],
+  // standard_inchi and the formula: COCONUT's search by InChI (prefix ranges) and by formula
+  molecules: ['identifier', 'standard_inchi_key', 'standard_inchi', 'name', 'organism_ids', 'citation_ids', 'collection_ids', 'properties.molecular_weight', 'properties.molecular_formula'],
   // iri and title: the importer's look-ups (a citation without DOI is found by its title)
   organisms: ['name', 'iri'],
   citations: ['doi', 'title'],
@@ -36,10 +51,35 @@ const INDEXES: Record<CollectionName, string[]> = {
   meta: ['key'],
 };
 
+/**
+ * Fields answered by lazily built columns (embedded-columns.ts) rather than nedb indexes: the
+ * molecules' property fields (COCONUT's filter keys) and status flags.
+ */
+const COLUMNS: Partial<Record<CollectionName, (field: string) => boolean>> = {
+  molecules: (f) => f.startsWith('properties.') || f === 'active' || f === 'status' || f === 'annotation_level' || f === 'is_placeholder',
+};
+/** A plan with at most this many matches is sorted directly; a larger one walks the cached sorted order. */
+const SORT_DIRECTLY = 5000;
+
 function clean(doc: unknown): Doc {
   const { _id, ...rest } = doc as Record<string, unknown>;
   void _id;
   return rest as Doc;
+}
+
+/** A copy of a live document, whole or projected like nedb's `{field: 1}` projections (dotted paths nest). */
+function project(doc: Doc, fields?: string[]): Doc {
+  if (!fields) return clean(nedbModel.deepCopy(doc));
+  const out: Record<string, unknown> = { id: doc.id };
+  for (const f of fields) {
+    const v = nedbModel.getDotValue(doc, f);
+    if (v === undefined) continue;
+    const path = f.split('.');
+    let cur = out;
+    for (const p of path.slice(0, -1)) cur = (cur[p] ??= {}) as Record<string, unknown>;
+    cur[path[path.length - 1]] = nedbModel.deepCopy(v);
+  }
+  return out as Doc;
 }
 
 export class EmbeddedStore implements CatalogStore {
@@ -48,6 +88,15 @@ export class EmbeddedStore implements CatalogStore {
   private readonly sigs = new Map<Name, string>();
   private readonly dirty = new Set<Name>();
   private readonly orders = new SortedOrders(nedbMatch);
+  private readonly columns = new FieldColumns();
+  private readonly texts = new TextIndexes();
+  /** Writes per collection (for `recent`). */
+  private readonly generations = new Map<Name, number>();
+  /**
+   * The last few planned matches (a search asks for a count and a page of one filter: the second
+   * call reuses the first's matches), by collection, generation and filter.
+   */
+  private readonly recent = new Map<string, { docs: Doc[]; keep: Predicate }>();
   private readonly lock: FileLock;
   /**
    * Set while this process runs an `op` (per async call chain). Enabled only while some op is
@@ -144,7 +193,7 @@ export class EmbeddedStore implements CatalogStore {
       if (now !== this.sigs.get(name)) {
         await this.load(db);
         this.sigs.set(name, now);
-        this.orders.invalidate(name);
+        this.forget(name);
         // Told after this operation (listeners may use the store, whose lock we hold now).
         // Scheduled outside this op's context, so that their store calls take the lock.
         if (name !== 'counters') this.inside.exit(() => { for (const fn of this.externalListeners) setImmediate(() => fn(name as CollectionName)); });
@@ -180,9 +229,41 @@ export class EmbeddedStore implements CatalogStore {
 
   /** For writes: also invalidates the collection's sorted orders (a new token keeps the molecules'). */
   private async w(name: Name): Promise<DS> {
-    this.orders.invalidate(name);
+    this.forget(name);
     this.dirty.add(name);
     return this.db(name);
+  }
+
+  /** Drops what was computed from a collection's documents: sorted orders, columns, text indexes. */
+  private forget(name: Name): void {
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
+    for (const key of this.recent.keys()) if (key.startsWith(`${name}\u0000`)) this.recent.delete(key);
+    this.orders.invalidate(name);
+    this.columns.invalidate(name);
+    this.texts.invalidate(name);
+  }
+
+  /**
+   * The documents matching a filter, found through indexes and columns (embedded-plan.ts), or
+   * null when none narrows the filter. Live documents, in no order: read them, never change them.
+   */
+  private planned(coll: CollectionName, db: DS, filter: Filter): { docs: Doc[]; keep: Predicate } | null {
+    if (!Object.keys(filter).length) return null;
+    const key = `${coll}\u0000${this.generations.get(coll) ?? 0}\u0000${JSON.stringify(filter, (_k, v) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v))}`;
+    const hit = this.recent.get(key);
+    if (hit) return hit;
+    const columns = COLUMNS[coll];
+    const plan: Plan | null = planFilter(filter, {
+      index: (field) => (field !== '_id' && db.indexes[field] ? (db.indexes[field] as NedbIndex) : undefined),
+      column: (field) => (columns?.(field) ? this.columns.get(coll, field, () => db.getAllData() as Doc[]) : undefined),
+      matcher: (f) => matcher(f, nedbMatch),
+    });
+    if (!plan) return null;
+    const docs = plan.rest ? plan.docs.filter(matcher(plan.rest, nedbMatch)) : plan.docs;
+    const found = { docs, keep: matcher(filter, nedbMatch) };
+    if (this.recent.size >= 4) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(key, found);
+    return found;
   }
 
   /** Only called inside `op` (under the lock). */
@@ -197,6 +278,8 @@ export class EmbeddedStore implements CatalogStore {
   find(coll: CollectionName, filter: Filter, opts: FindOptions = {}): Promise<Doc[]> {
     return this.op(async () => {
       const db = await this.db(coll);
+      const planned = this.planned(coll, db, filter);
+      if (planned) return this.findPlanned(coll, db, planned, filter, opts);
       const proj = opts.fields ? Object.fromEntries([['_id', 0], ['id', 1], ...opts.fields.map((f) => [f, 1])]) : undefined;
       const sort = opts.sort ?? [];
       const skip = Math.max(0, opts.skip ?? 0);
@@ -222,11 +305,36 @@ export class EmbeddedStore implements CatalogStore {
     });
   }
 
+  /**
+   * A find over planned candidates: only those are matched; a small result is sorted here, a
+   * large one with a sort walks the cached sorted order; without a sort, results come in id order.
+   */
+  private async findPlanned(coll: CollectionName, db: DS, found: { docs: Doc[]; keep: Predicate }, filter: Filter, opts: FindOptions): Promise<Doc[]> {
+    const sort = opts.sort ?? [];
+    const skip = Math.max(0, opts.skip ?? 0);
+    const limit = opts.limit ?? 0;
+    const matched = found.docs;
+    // By id only: a numeric sort (TimSort is linear on the id-ordered lists that index ranges give).
+    const byId = sort.length && sort.every((k) => k.field === 'id') ? sort[0].dir : 0;
+    let page: Doc[];
+    if (sort.length && !byId && matched.length > SORT_DIRECTLY) {
+      const ids = this.orders.page(coll, () => db.getAllData() as Doc[], sort, filter, skip, limit, found.keep);
+      const docsById = new Map((db.indexes.id as NedbIndex).getMatching(ids).map((d) => [d.id, d]));
+      page = ids.map((id) => docsById.get(id)!);
+    } else {
+      const ordered = sort.length && !byId ? sortDocs(matched.slice(), sort) : matched.slice().sort((a, b) => (a.id - b.id) * (byId || 1));
+      page = limit ? ordered.slice(skip, skip + limit) : ordered.slice(skip);
+    }
+    return page.map((d) => project(d, opts.fields));
+  }
+
+  /** Documents by id in the order of `ids` (read from the id index: nedb's own `$in` match is O(ids²)). */
   private async byIds(coll: CollectionName, ids: number[], proj?: Record<string, number>): Promise<Doc[]> {
     if (!ids.length) return [];
-    const docs = (await (await this.db(coll)).findAsync({ id: { $in: ids } }, proj)).map(clean);
-    const byId = new Map(docs.map((d: Doc) => [d.id, d]));
-    return ids.map((id) => byId.get(id)).filter((d): d is Doc => !!d);
+    const db = await this.db(coll);
+    const fields = proj ? Object.keys(proj).filter((k) => k !== '_id' && k !== 'id') : undefined;
+    const byId = new Map((db.indexes.id as NedbIndex).getMatching(ids).map((d) => [d.id, d]));
+    return ids.map((id) => byId.get(id)).filter((d): d is Doc => !!d).map((d) => project(d, fields));
   }
 
   findByIds(coll: CollectionName, ids: number[]): Promise<Doc[]> {
@@ -236,6 +344,8 @@ export class EmbeddedStore implements CatalogStore {
   count(coll: CollectionName, filter: Filter): Promise<number> {
     return this.op(async () => {
       const db = await this.db(coll);
+      const planned = this.planned(coll, db, filter);
+      if (planned) return planned.docs.length;
       return Object.keys(filter).length ? db.countAsync(filter) : this.orders.total(coll, () => (db.getAllData() as unknown[]).length);
     });
   }
@@ -249,6 +359,8 @@ export class EmbeddedStore implements CatalogStore {
 
   distinct(coll: CollectionName, field: string, filter: Filter): Promise<unknown[]> {
     return this.op(async () => {
+      const db = await this.db(coll);
+      if (!Object.keys(filter).length && COLUMNS[coll]?.(field)) return this.columns.get(coll, field, () => db.getAllData() as Doc[]).distinct();
       const docs = await (await this.db(coll)).findAsync(filter, { _id: 0, [field]: 1 });
       const out = new Set<unknown>();
       const path = field.split('.');
@@ -259,6 +371,13 @@ export class EmbeddedStore implements CatalogStore {
         else if (v !== undefined && v !== null) out.add(v);
       }
       return [...out];
+    });
+  }
+
+  containing(coll: CollectionName, fields: string[], text: string, extra: string[] = []): Promise<TextHit[]> {
+    return this.op(async () => {
+      const db = await this.db(coll);
+      return this.texts.search(coll, () => db.getAllData() as Doc[], fields, text, extra);
     });
   }
 

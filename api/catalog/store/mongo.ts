@@ -3,10 +3,25 @@
  * resources define the fields). Null placement in sorts is emulated with a computed key.
  */
 import mongoose from 'mongoose';
-import type { CatalogStore, CollectionName, Doc, Filter, FindOptions, LinkField } from './types.ts';
+import type { CatalogStore, CollectionName, Doc, Filter, FindOptions, LinkField, TextHit } from './types.ts';
 
+/**
+ * Molecules: besides the look-ups of the API and the importer, what COCONUT's search
+ * (`POST /api/search`, api/catalog/coconut-search/) filters on: InChI, formula, the placeholder
+ * flag (counted before every structure search), and the property fields of its filter language
+ * whose values are selective (the counts that are mostly 0 or 1 and the booleans are left to the
+ * others: an index on them would rarely be chosen).
+ */
 const INDEXES: Record<CollectionName, string[]> = {
-  molecules: ['identifier', 'name', 'organism_ids', 'citation_ids', 'collection_ids', 'properties.molecular_weight'],
+  molecules: [
+    'identifier', 'name', 'standard_inchi', 'is_placeholder', 'organism_ids', 'citation_ids', 'collection_ids',
+    'properties.molecular_weight', 'properties.exact_molecular_weight', 'properties.molecular_formula',
+    'properties.heavy_atom_count', 'properties.total_atom_count', 'properties.alogp',
+    'properties.topological_polar_surface_area', 'properties.np_likeness', 'properties.qed_drug_likeliness',
+    'properties.van_der_walls_volume', 'properties.chemical_class', 'properties.chemical_sub_class',
+    'properties.chemical_super_class', 'properties.direct_parent_classification',
+    'properties.np_classifier_pathway', 'properties.np_classifier_superclass', 'properties.np_classifier_class',
+  ],
   organisms: ['name', 'iri'],
   citations: ['doi'],
   collections: ['title', 'identifier'],
@@ -36,6 +51,8 @@ export function toMongoFilter(f: unknown): unknown {
   }
   return out;
 }
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function clean(d: Record<string, unknown>): Doc {
   const { _id, ...rest } = d;
@@ -104,6 +121,33 @@ export class MongoStore implements CatalogStore {
 
   async distinct(coll: CollectionName, field: string, filter: Filter) {
     return (await this.col(coll).distinct(field, toMongoFilter(filter) as Filter)).filter((v) => v !== null);
+  }
+
+  async containing(coll: CollectionName, fields: string[], text: string, extra: string[] = []): Promise<TextHit[]> {
+    const q = text.toLowerCase();
+    const pattern = { $regex: escapeRegex(text), $options: 'i' };
+    const docs = await this.find(coll, { $or: fields.map((f) => ({ [f]: pattern })) }, { fields: [...fields, ...extra] });
+    const valuesOf = (d: Doc, path: string): string[] => {
+      const v = path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), d);
+      return typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    };
+    const hits: TextHit[] = [];
+    for (const d of docs) {
+      let rank = Infinity;
+      fields.forEach((f, k) => {
+        for (const v of valuesOf(d, f)) {
+          const low = v.toLowerCase();
+          if (low === q) rank = Math.min(rank, k);
+          else if (low.includes(q)) rank = Math.min(rank, fields.length + k);
+        }
+      });
+      // The regex matched with MongoDB's case folding; JavaScript's decides the rank (and the hit).
+      if (rank === Infinity) continue;
+      const hit: TextHit = { id: d.id, rank };
+      for (const f of extra) hit[f] = d[f];
+      hits.push(hit);
+    }
+    return hits;
   }
 
   async nextCounter(name: string) {

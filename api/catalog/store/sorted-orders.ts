@@ -33,8 +33,11 @@ export class SortedOrders {
     this.versions.set(coll, (this.versions.get(coll) ?? 0) + 1);
   }
 
-  /** Ids of one page of the matching documents in `sort` order. */
-  page(coll: string, all: () => Doc[], sort: SortKey[], filter: Filter, skip: number, limit: number): number[] {
+  /**
+   * Ids of one page of the matching documents in `sort` order. `keep`, when given, decides
+   * instead of matching `filter` (a caller that already knows the matches tests membership).
+   */
+  page(coll: string, all: () => Doc[], sort: SortKey[], filter: Filter, skip: number, limit: number, keep?: (d: Doc) => boolean): number[] {
     const key = `${coll}:${JSON.stringify(sort)}`;
     const version = this.versions.get(coll) ?? 0;
     let cached = this.cache.get(key);
@@ -45,11 +48,11 @@ export class SortedOrders {
     }
     const out: number[] = [];
     const end = limit ? skip + limit : Infinity;
-    const any = !Object.keys(filter).length;
+    const any = !keep && !Object.keys(filter).length;
     let seen = 0;
     for (const d of cached.docs) {
       if (seen >= end) break;
-      if (!any && !this.match(d, filter)) continue;
+      if (keep ? !keep(d) : !any && !this.match(d, filter)) continue;
       if (seen++ >= skip) out.push(d.id);
     }
     return out;

@@ -98,6 +98,17 @@ export interface FindOptions {
   fields?: string[];
 }
 
+/** One hit of `containing`: the document's id, its relevance `rank` and the `extra` fields asked for. */
+export interface TextHit {
+  id: number;
+  /**
+   * `k` when field `k` (its position in `fields`) equals the text, ignoring case; `fields.length + k`
+   * when field `k` only contains it; the smallest such value over the fields.
+   */
+  rank: number;
+  [field: string]: unknown;
+}
+
 export interface CatalogStore {
   readonly kind: 'embedded' | 'mongo';
 
@@ -108,6 +119,13 @@ export interface CatalogStore {
   findByIds(coll: CollectionName, ids: number[]): Promise<Doc[]>;
   /** The distinct values of an (array) field over matching documents, flattened. */
   distinct(coll: CollectionName, field: string, filter: Filter): Promise<unknown[]>;
+  /**
+   * Text search: every document one of whose `fields` (a string, or a list of strings) contains
+   * `text` as a literal substring, ignoring case (JavaScript's `toLowerCase` on both sides), with
+   * its rank and the top-level `extra` fields, in no particular order. The embedded store answers
+   * from an in-memory substring index; MongoDB with a case-insensitive regular expression.
+   */
+  containing(coll: CollectionName, fields: string[], text: string, extra?: string[]): Promise<TextHit[]>;
 
   /** Inserts and returns the document with its new `id`. */
   insert(coll: CollectionName, doc: Record<string, unknown>): Promise<Doc>;

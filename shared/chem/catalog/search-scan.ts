@@ -103,10 +103,14 @@ export interface SubstructureScan extends StructureQuery {
   use_chirality: boolean;
   /** Stop after this many hits (0: all); `next` then tells where to go on. */
   limit: number;
+  /** Also the Tanimoto (Morgan) of each hit to the query, which must then be SMILES (COCONUT's ranking). */
+  scores?: boolean;
 }
 
 export interface SubstructureResult {
   ids: number[];
+  /** With `scores`: the Tanimoto of each hit, in the order of `ids`. */
+  scores?: number[];
   /** Row after the last one examined (== `to` when the range was finished). */
   next: number;
   screened: number;
@@ -126,8 +130,18 @@ function matches(rdkit: RDKit, a: IndexArrays, row: number, query: Mol, params: 
   }
 }
 
+/** Tanimoto of one row's Morgan on-bits with the query's (0/1 per bit, `qn` set). */
+function tanimoto(a: IndexArrays, row: number, qbits: Uint8Array, qn: number): number {
+  const start = a.morganStart[row];
+  const n = a.morganLen[row];
+  let common = 0;
+  for (let i = start, end = start + n; i < end; i++) common += qbits[a.morganHeap[i]];
+  const union = qn + n - common;
+  return union ? common / union : 0;
+}
+
 export function scanSubstructure(rdkit: RDKit, s: SubstructureScan): SubstructureResult {
-  const c = compile(rdkit, s, false);
+  const c = compile(rdkit, s, !!s.scores);
   const a = arraysOf(s.index);
   const to = Math.min(s.to, a.count);
   const q = c.screen;
@@ -136,6 +150,7 @@ export function scanSubstructure(rdkit: RDKit, s: SubstructureScan): Substructur
   for (let w = 0; w < FP_WORDS; w++) if (q[w]) words.push(w);
   const params = JSON.stringify({ useChirality: !!s.use_chirality });
   const ids: number[] = [];
+  const scores: number[] = [];
   let candidates = 0;
   let screened = 0;
   let row = s.from;
@@ -155,13 +170,14 @@ export function scanSubstructure(rdkit: RDKit, s: SubstructureScan): Substructur
     candidates++;
     if (matches(rdkit, a, row, c.mol, params)) {
       ids.push(a.ids[row]);
+      if (s.scores) scores.push(tanimoto(a, row, c.morgan!, c.morganCount!));
       if (s.limit && ids.length >= s.limit) {
         row++;
         break;
       }
     }
   }
-  return { ids, next: row, screened, candidates };
+  return { ids, ...(s.scores ? { scores } : {}), next: row, screened, candidates };
 }
 
 export interface SimilarityScan extends StructureQuery {
@@ -182,12 +198,7 @@ export function scanSimilarity(rdkit: RDKit, s: SimilarityScan): { ids: number[]
   const scores: number[] = [];
   for (let row = s.from; row < to; row++) {
     if (!a.alive[row]) continue;
-    const start = a.morganStart[row];
-    const n = a.morganLen[row];
-    let common = 0;
-    for (let i = start, end = start + n; i < end; i++) common += qbits[a.morganHeap[i]];
-    const union = qn + n - common;
-    const t = union ? common / union : 0;
+    const t = tanimoto(a, row, qbits, qn);
     if (t >= s.threshold) {
       ids.push(a.ids[row]);
       scores.push(t);

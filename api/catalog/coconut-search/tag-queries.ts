@@ -1,0 +1,55 @@
+/**
+ * COCONUT's tag search (`type: "tags"`), by `tagType`:
+ * - `dataSource`: the molecules of the collection with this title (COCONUT: exact title; natprod
+ *   then also a title or identifier equal ignoring case, when no title matches exactly);
+ * - `organisms`: the molecules of any organism whose name contains one of the comma-separated
+ *   terms, ignoring case;
+ * - `citations`: the same with citations, by DOI or title.
+ * Active molecules first, then by annotation level. COCONUT's other tag types are its generic
+ * molecule tags (Spatie tags); natprod keeps none, and says so (422) rather than find nothing.
+ * An empty term (`a,,b`) is skipped (COCONUT's `ILIKE '%%'` made it match every organism).
+ */
+import type { CatalogStore } from '../store/types.ts';
+import { Errors } from '../types.ts';
+import { listing, type Hits } from './listing.ts';
+import type { CoconutRequest } from './request.ts';
+
+export const TAG_TYPES = ['dataSource', 'organisms', 'citations'];
+
+async function collectionIds(store: CatalogStore, title: string): Promise<number[]> {
+  const exact = await store.find('collections', { title }, { fields: ['id'] });
+  if (exact.length) return [exact[0].id];
+  const t = title.toLowerCase();
+  const all = await store.find('collections', {}, { fields: ['title', 'identifier'] });
+  return all.filter((c) => String(c.title ?? '').toLowerCase() === t || String(c.identifier ?? '').toLowerCase() === t).map((c) => c.id);
+}
+
+async function linkedIds(store: CatalogStore, coll: 'organisms' | 'citations', query: string): Promise<number[]> {
+  const terms = query.split(',').map((s) => s.trim()).filter(Boolean);
+  const fields = coll === 'organisms' ? ['name'] : ['doi', 'title'];
+  const ids = new Set<number>();
+  for (const term of terms) for (const h of await store.containing(coll, fields, term)) ids.add(h.id);
+  return [...ids];
+}
+
+export async function tagSearch(store: CatalogStore, req: CoconutRequest): Promise<Hits> {
+  switch (req.tagType) {
+    case 'dataSource':
+      return listing(store, req, { collection_ids: { $in: await collectionIds(store, req.query) } });
+    case 'organisms':
+      return listing(store, req, { organism_ids: { $in: await linkedIds(store, 'organisms', req.query) } });
+    case 'citations':
+      return listing(store, req, { citation_ids: { $in: await linkedIds(store, 'citations', req.query) } });
+    default: {
+      const e = new Errors();
+      e.add(
+        'tagType',
+        req.tagType
+          ? `The tag type "${req.tagType}" is not available: natprod keeps no generic molecule tags; use dataSource, organisms or citations.`
+          : 'The tag type field is required with type tags: dataSource, organisms or citations.',
+      );
+      e.throwIfAny();
+      throw new Error('unreachable');
+    }
+  }
+}
