@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { OPERATIONS } from '../shared/ops/index.ts';
 import type { OpDef } from '../shared/ops/types.ts';
-import { RESOURCES, ROUTED } from './catalog/resources.ts';
+import { RESOURCES, ROUTED } from './catalog/schema/resources.ts';
 
 /**
  * JSON Schema of an operation's arguments as a client sends them, with each argument's default

@@ -15,8 +15,8 @@ import type { JobRunner } from '../shared/jobs/types.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
 import { createPool, type ChemPool } from '../workers/pool.ts';
 import { Redis } from 'ioredis';
-import { StructureSearch } from './catalog/structure.ts';
-import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './catalog/structure-feed.ts';
+import { StructureSearch } from './catalog/structure/structure.ts';
+import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './catalog/structure/feed.ts';
 import { SearchService } from '../workers/search/service.ts';
 import { RedisSearchPublisher } from '../workers/search/redis-feed.ts';
 

@@ -17,11 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import catalogPlugin from '../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../api/catalog/auth/auth.ts';
 import type { DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import { DEMO_FILES, importDemo } from '../api/catalog/import/demo.ts';
 import { readImportFile } from '../api/catalog/import/parse.ts';
 import { openStore } from '../api/catalog/store/open.ts';
+import { STATUSES } from '../api/catalog/schema/resources.ts';
 import { deriveMolecule } from '../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 import { invalidStructure } from '../shared/errors.ts';
@@ -34,7 +35,7 @@ const IMPORTER = !process.argv.includes('--no-importer');
 let seed = 42;
 const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
-const STATUS = ['DRAFT', 'INREVIEW', 'APPROVED', 'REVOKED'];
+const STATUS = STATUSES;
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function pct(xs: number[], p: number) {

@@ -12,7 +12,7 @@
  * write", and left out of the percentiles, which are the steady state of a catalog being read.
  */
 import type { CatalogStore } from '../api/catalog/store/types.ts';
-import type { StructureSearch } from '../api/catalog/structure.ts';
+import type { StructureSearch } from '../api/catalog/structure/structure.ts';
 import { coconutSearch } from '../api/catalog/coconut-search/search.ts';
 
 type Report = (label: string, xs: number[], extra?: string) => void;

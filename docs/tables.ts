@@ -2,11 +2,15 @@
  * The documentation's generated parts, written from the operation registry so they cannot drift:
  * the README's operation table (between the `generated:ops` markers), every operation count
  * marked `<!-- generated:count -->N<!-- /generated:count -->` in the README and in docs/*.md, and
- * the count in package.json's description. `npm run docs:tables` rewrites what is stale;
+ * the count in package.json's description; and the catalog's fields tables in docs/catalog.md
+ * (between the `generated:catalog-fields` markers), from the resource declarations in
+ * api/catalog/schema/. `npm run docs:tables` rewrites what is stale;
  * `npm run docs:tables -- --check` only lists it and exits 1 (test/unit/readme.test.ts runs it).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { OPERATIONS } from '../shared/ops/index.ts';
+import { fieldsTables } from '../api/catalog/schema/docs.ts';
+import { SCHEMAS } from '../api/catalog/schema/resources.ts';
 
 export const README = new URL('../README.md', import.meta.url);
 const DOCS = new URL('./', import.meta.url);
@@ -39,12 +43,21 @@ export function renderPackage(text: string): string {
   return text.replace(/("description": "[^"\n]*?\b)\d+(-operation\b)/, `$1${OPERATIONS.length}$2`);
 }
 
+export const CATALOG = new URL('./catalog.md', import.meta.url);
+
+/** docs/catalog.md with its fields tables written from the resource declarations (and its counts). */
+export function renderCatalog(text: string): string {
+  const block = /(<!-- generated:catalog-fields:start[^>]*-->\n)[\s\S]*?(<!-- generated:catalog-fields:end -->)/;
+  if (!block.test(text)) throw new Error('docs/catalog.md has no <!-- generated:catalog-fields:start --> ... <!-- generated:catalog-fields:end --> block');
+  return renderCounts(text.replace(block, (_m, a: string, b: string) => `${a}${fieldsTables(Object.values(SCHEMAS))}\n${b}`));
+}
+
 /** The pages of docs/ (docs/spec/ holds the original services' specifications, not ours). */
 export const docPages = (): URL[] => readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => new URL(f, DOCS));
 
 /** Every file with generated parts, as it is and as the registry would write it. */
 export function generatedFiles(): { file: URL; before: string; after: string }[] {
-  const files: [URL, (text: string) => string][] = [[README, renderReadme], [PACKAGE, renderPackage], ...docPages().map((f): [URL, (t: string) => string] => [f, renderCounts])];
+  const files: [URL, (text: string) => string][] = [[README, renderReadme], [PACKAGE, renderPackage], ...docPages().map((f): [URL, (t: string) => string] => [f, f.href === CATALOG.href ? renderCatalog : renderCounts])];
   return files.map(([file, render]) => {
     const before = readFileSync(file, 'utf8');
     return { file, before, after: render(before) };
@@ -62,6 +75,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`${name} updated`);
     }
   }
-  if (stale.length === 0) console.log('the generated parts of README.md, docs/*.md and package.json are up to date');
+  if (stale.length === 0) console.log('the generated parts of README.md, docs/*.md (catalog fields tables included) and package.json are up to date');
   if (check && stale.length) process.exitCode = 1;
 }

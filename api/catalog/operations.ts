@@ -1,10 +1,10 @@
 /** Detail and delete operations (search, mutate and actions have their own modules). */
-import { refreshMoleculeCounts, touchLinksOf, touchedNone } from './counts.ts';
-import { can } from './policy.ts';
-import { RESOURCES, type ResourceDef } from './resources.ts';
-import { serialize } from './search.ts';
+import { refreshMoleculeCounts, touchLinksOf, touchedNone } from './mutate/counts.ts';
+import { can } from './auth/policy.ts';
+import { RESOURCES, type ResourceDef } from './schema/resources.ts';
+import { serialize } from './search/search.ts';
 import type { CatalogStore } from './store/types.ts';
-import { Errors, HttpError, ROLES, type CatalogUser } from './types.ts';
+import { Errors, HttpError, ROLES, type CatalogUser } from './schema/types.ts';
 
 type Ctx = { store: CatalogStore; user?: CatalogUser };
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -13,9 +13,9 @@ const emptyAsArray = (o: Record<string, unknown>) => (Object.keys(o).length ? o 
 /** Field rules advertised in `rules.all` (the checks mutate applies to attribute values). */
 function rules(r: ResourceDef) {
   const map: Record<string, string> = { string: 'nullable|string', int: 'nullable|integer', number: 'nullable|numeric', decimal: 'nullable|numeric', bool: 'nullable|boolean', status: 'nullable|in:DRAFT,INREVIEW,APPROVED,REVOKED', role: `in:${ROLES.join(',')}`, 'string[]': 'nullable|array' };
-  const out = Object.fromEntries(Object.entries(r.fields).filter(([f]) => f !== 'id').map(([f, t]) => [f, [r.readOnly?.includes(f) ? 'prohibited' : map[t]]]));
-  if (r.name === 'users') Object.assign(out, { email: ['required_on_create|email'], password: ['nullable|string|min:8'] });
-  return out;
+  // exposed fields in order, then write-only ones; a declared `rule` replaces the type's
+  const writable = Object.entries(r.schema.fields).filter(([f, s]) => f !== 'id' && s.visibility !== 'internal');
+  return Object.fromEntries(writable.map(([f, s]) => [f, [s.readOnly ? 'prohibited' : (s.rule ?? map[s.type])]]));
 }
 
 export function detail(r: ResourceDef, user?: CatalogUser) {

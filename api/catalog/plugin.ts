@@ -6,22 +6,22 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
-import { runAction } from './actions.ts';
-import { authenticate, login, revokeToken } from './auth.ts';
-import { BackgroundWork } from './background.ts';
+import { runAction } from './actions/actions.ts';
+import { authenticate, login, revokeToken } from './auth/auth.ts';
+import { BackgroundWork } from './actions/background.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
-import { mutate } from './mutate.ts';
+import { mutate } from './mutate/mutate.ts';
 import { destroy, detail } from './operations.ts';
-import { can } from './policy.ts';
-import { register } from './register.ts';
-import { RESOURCES, ROUTED } from './resources.ts';
-import { search } from './search.ts';
+import { can } from './auth/policy.ts';
+import { register } from './auth/register.ts';
+import { RESOURCES, ROUTED } from './schema/resources.ts';
+import { search } from './search/search.ts';
 import type { CatalogStore } from './store/types.ts';
-import { Errors, HttpError, ValidationError, type CatalogUser } from './types.ts';
-import { validateSearch } from './validate-search.ts';
-import type { StructureSearch } from './structure.ts';
-import { structureRoutes } from './structure-routes.ts';
-import { exportRoutes, type ExportOptions } from './export-routes.ts';
+import { Errors, HttpError, ValidationError, type CatalogUser } from './schema/types.ts';
+import { validateSearch } from './search/validate-search.ts';
+import type { StructureSearch } from './structure/structure.ts';
+import { structureRoutes } from './structure/routes.ts';
+import { exportRoutes, type ExportOptions } from './export/routes.ts';
 
 export interface CatalogPluginOptions {
   store: CatalogStore;

@@ -6,10 +6,10 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../shared/errors.ts';
-import { SEARCH_LIMIT_MAX } from '../catalog/structure-request.ts';
-import type { StructureSearch } from '../catalog/structure.ts';
-import { HttpError, ValidationError } from '../catalog/types.ts';
-import { searchAnswer } from '../catalog/structure-routes.ts';
+import { SEARCH_LIMIT_MAX } from '../catalog/structure/request.ts';
+import type { StructureSearch } from '../catalog/structure/structure.ts';
+import { HttpError, ValidationError } from '../catalog/schema/types.ts';
+import { searchAnswer } from '../catalog/structure/routes.ts';
 
 export const SEARCH_CATALOG = 'search_catalog';
 

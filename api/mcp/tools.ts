@@ -13,7 +13,7 @@ import type { ApiContext } from '../../shared/ops/types.ts';
 import { encodeBody, executeOp } from '../chem/execute.ts';
 import { parseArgs } from '../chem/validate.ts';
 import { argsJsonSchema } from '../openapi.ts';
-import type { StructureSearch } from '../catalog/structure.ts';
+import type { StructureSearch } from '../catalog/structure/structure.ts';
 import { callSearchCatalog, SEARCH_CATALOG, SEARCH_CATALOG_TOOL } from './catalog-tool.ts';
 
 export interface McpOptions {

@@ -20,7 +20,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Config } from '../../shared/config.ts';
-import { authenticate } from '../catalog/auth.ts';
+import { authenticate } from '../catalog/auth/auth.ts';
 import type { CatalogStore } from '../catalog/store/types.ts';
 import { QUEUES } from '../../shared/jobs/queues.ts';
 

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { authenticate } from '../catalog/auth.ts';
+import { authenticate } from '../catalog/auth/auth.ts';
 import type { CatalogStore } from '../catalog/store/types.ts';
 
 const TOKEN = /^Bearer\s+(\d+\|\S+)$/;

@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { build, MODES, type Mode } from '../helpers/app.ts';
 import { testPrefix } from '../helpers/redis.ts';

@@ -6,7 +6,7 @@
  * mode there is no board.
  */
 import t from 'tap';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { build } from '../helpers/app.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 

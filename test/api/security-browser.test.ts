@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { build, type Mode } from '../helpers/app.ts';
 import { chromiumPath, NO_REDIS, skipAll } from '../helpers/skip.ts';
 

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import { fakeDerive } from '../catalog/helper.ts';
 

@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { seedDemoIfEmpty } from '../../api/catalog/import/demo.ts';
 import { openStore } from '../../api/catalog/store/open.ts';

@@ -8,6 +8,7 @@ import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
+import type { CollectionName } from '../../api/catalog/store/types.ts';
 import { build, fakeDerive, seed } from './helper.ts';
 
 const run = promisify(execFile);
@@ -43,7 +44,7 @@ t.test('tokens and roles', async (t) => {
         ['POST', `/api/${res}/mutate`, () => ({ mutate: [{ operation: 'update', key: 1, attributes: update[res] }] }), want(403, 200, 200)],
         ['POST', `/api/${res}/actions/${action[res][0]}`, () => ({ search: { filters: [{ field: 'id', value: 0 }] } }), action[res][1]],
         // a fresh record per call, so each role's delete has something to delete
-        ['DELETE', `/api/${res}`, async () => ({ resources: [(await b.store.insert(res as never, { name: 'victim', title: 'victim' })).id] }), want(403, 403, 200)],
+        ['DELETE', `/api/${res}`, async () => ({ resources: [(await b.store.insert(res as CollectionName, { name: 'victim', title: 'victim' })).id] }), want(403, 403, 200)],
       ];
       for (const [method, url, body, expected] of ops) {
         for (const role of R) {

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
-import { BackgroundWork } from '../../api/catalog/background.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
+import { BackgroundWork } from '../../api/catalog/actions/background.ts';
+import type { Status } from '../../api/catalog/schema/define.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
-import type { Derive } from '../../api/catalog/derived.ts';
+import type { Derive } from '../../api/catalog/mutate/derived.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { invalidStructure } from '../../shared/errors.ts';
@@ -148,7 +149,7 @@ export async function seed(store: CatalogStore) {
   const mols = [];
   for (const [i, r] of rows.entries()) {
     const m = await store.insert('molecules', {
-      name: r.name, identifier: r.identifier, status: r.status, active: r.active, annotation_level: r.annotation_level,
+      name: r.name, identifier: r.identifier, status: r.status as Status, active: r.active, annotation_level: r.annotation_level,
       cas: r.cas, murcko_framework: r.murcko_framework, canonical_smiles: `C${'C'.repeat(i)}O`, standard_inchi_key: `KEY${i}`,
       has_stereo: false, is_parent: false, organism_ids: r.org.map((k) => orgs[k].id), collection_ids: r.col.map((k) => cols[k].id),
       citation_ids: r.cit.map((k) => cits[k].id),

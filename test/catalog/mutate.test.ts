@@ -6,7 +6,7 @@
 import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin from '../../api/catalog/plugin.ts';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { build, fakeDerive, makeStore, seed, storeKinds } from './helper.ts';
 import { storeVariant } from '../helpers/skip.ts';

@@ -6,8 +6,8 @@
 import t from 'tap';
 import Fastify from 'fastify';
 import catalogPlugin, { REGISTRATION_OFF } from '../../api/catalog/plugin.ts';
-import { verifyPassword } from '../../api/catalog/auth.ts';
-import { REGISTERED_MESSAGE } from '../../api/catalog/register.ts';
+import { verifyPassword } from '../../api/catalog/auth/auth.ts';
+import { REGISTERED_MESSAGE } from '../../api/catalog/auth/register.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { build as buildFullApp } from '../helpers/app.ts';
 import { fakeDerive, makeStore, seed, storeKinds } from './helper.ts';

@@ -20,7 +20,7 @@ import t from 'tap';
 import { DEMO_FILES } from '../../api/catalog/import/demo.ts';
 import { readImportFile } from '../../api/catalog/import/parse.ts';
 import type { DerivedMolecule, DerivedProperties } from '../../shared/chem/catalog/ports.ts';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { TASKS } from '../../shared/ops/tasks.ts';

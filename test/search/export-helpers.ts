@@ -4,7 +4,7 @@
  * threads like any catalog write, and small parsers of the export formats.
  */
 import type { FastifyInstance } from 'fastify';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import type { Services } from '../../api/services.ts';
 
 export const MOLECULES: [name: string, smiles: string][] = [

@@ -4,7 +4,7 @@
  * index is rebuilt a second later. Also: molecules stored without fingerprints get them at start.
  */
 import t from 'tap';
-import { derivedFields } from '../../api/catalog/derived.ts';
+import { derivedFields } from '../../api/catalog/mutate/derived.ts';
 import { EmbeddedStore } from '../../api/catalog/store/embedded.ts';
 import { build } from '../helpers/app.ts';
 

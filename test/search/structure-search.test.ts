@@ -11,7 +11,7 @@
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { importDemo } from '../../api/catalog/import/demo.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { build, MODES } from '../helpers/app.ts';

@@ -6,9 +6,9 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../../shared/config.ts';
-import { ensureUser, issueToken } from '../auth.ts';
+import { ensureUser, issueToken } from '../auth/auth.ts';
 import { openStore } from '../store/open.ts';
-import { ROLES, type Role } from '../types.ts';
+import { ROLES, type Role } from '../schema/types.ts';
 
 const USAGE = 'usage: npm run token -- --email <email> --role <reader|curator|admin> [--password <password>]';
 

@@ -8,8 +8,8 @@
  * problem is a Laravel 422 naming its field; unknown fields are refused (a typo or an injection
  * attempt should not pass silently), and a value is never anything but a string, number or boolean.
  */
-import { Errors } from '../types.ts';
-import { MAX_STRUCTURE_QUERY } from '../validate-search.ts';
+import { Errors } from '../schema/types.ts';
+import { MAX_STRUCTURE_QUERY } from '../search/validate-search.ts';
 import { detectType } from './detect.ts';
 
 /** COCONUT's controller accepts these types. */

@@ -9,8 +9,8 @@
  */
 import { AppError } from '../../../shared/errors.ts';
 import type { CatalogStore } from '../store/types.ts';
-import type { StructureSearch } from '../structure.ts';
-import { Errors } from '../types.ts';
+import type { StructureSearch } from '../structure/structure.ts';
+import { Errors } from '../schema/types.ts';
 import { FilterSyntaxError, parseFilters, type ParsedFilters } from './filter-language.ts';
 import { filtersToQuery } from './filter-query.ts';
 import { listing, type Hits } from './listing.ts';

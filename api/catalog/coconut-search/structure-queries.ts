@@ -1,5 +1,5 @@
 /**
- * COCONUT's structure searches on natprod's structure-search index (api/catalog/structure.ts):
+ * COCONUT's structure searches on natprod's structure-search index (api/catalog/structure/structure.ts):
  * - `smiles` / `substructure`: the molecules holding the query, the exact matches first, then by
  *   Tanimoto (Morgan) to the query, best first; each with its `similarity`;
  * - `exact`: the same structure (whole InChIKey; `use_chirality: false`: any stereoisomer);
@@ -9,7 +9,7 @@
  * index answers the page; otherwise every hit is listed and filtered or ordered here.
  */
 import type { CatalogStore } from '../store/types.ts';
-import type { StructureSearch } from '../structure.ts';
+import type { StructureSearch } from '../structure/structure.ts';
 import { ordered, startOf, type Candidate, type Hits } from './listing.ts';
 import type { CoconutRequest } from './request.ts';
 

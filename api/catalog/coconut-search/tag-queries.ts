@@ -10,7 +10,7 @@
  * An empty term (`a,,b`) is skipped (COCONUT's `ILIKE '%%'` made it match every organism).
  */
 import type { CatalogStore } from '../store/types.ts';
-import { Errors } from '../types.ts';
+import { Errors } from '../schema/types.ts';
 import { listing, type Hits } from './listing.ts';
 import type { CoconutRequest } from './request.ts';
 

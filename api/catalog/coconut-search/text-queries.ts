@@ -16,7 +16,7 @@
  * COCONUT's `ILIKE`/`LIKE` patterns read `%` and `_` in the query as wildcards; natprod reads the
  * query literally.
  */
-import { prefixUpperBound } from '../like.ts';
+import { prefixUpperBound } from '../search/like.ts';
 import type { CatalogStore, Filter } from '../store/types.ts';
 import { normalizeFormula } from './formula.ts';
 import { listing, ordered, type Hits } from './listing.ts';

@@ -14,7 +14,7 @@
  * have since deleted.
  */
 import { fileURLToPath } from 'node:url';
-import type { Derive } from '../derived.ts';
+import type { Derive } from '../mutate/derived.ts';
 import type { CatalogStore } from '../store/types.ts';
 import { importFile, type ImportOptions, type ImportSummary } from './run.ts';
 

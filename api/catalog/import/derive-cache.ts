@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../../shared/errors.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
-import type { Derive } from '../derived.ts';
+import type { Derive } from '../mutate/derived.ts';
 
 /** A derivation, or the client error (unparsable structure) that rejects the row. */
 export type Derived = DerivedMolecule | AppError;

@@ -10,12 +10,13 @@
  * or whose structure does not parse is rejected with its reason; the rest still import.
  */
 import { stat } from 'node:fs/promises';
-import { derivedFields, type Derive } from '../derived.ts';
+import { derivedFields, type Derive } from '../mutate/derived.ts';
+import { recordDefaults, type NewDoc } from '../schema/resources.ts';
 import { nextIdentifier } from '../store/open.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { DeriveCache } from './derive-cache.ts';
-import { refreshMoleculeCounts, touchedNone } from '../counts.ts';
+import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
 import { fileText, formatOf, parseDelimited, parseSdf } from './parse.ts';
 import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSeed } from './types.ts';
 
@@ -73,7 +74,7 @@ class Importer {
   }
 
   /** Finds by `field` = `value`, inserting `seed` or filling its empty fields; memoised per file. */
-  private async upsertBy(coll: Kind, field: string, value: unknown, seed: Record<string, unknown>, base: Record<string, unknown> = {}) {
+  private async upsertBy(coll: Kind, field: string, value: unknown, seed: Record<string, unknown>) {
     const key = `${coll}\u0000${field}\u0000${String(value)}`;
     const known = this.ids.get(key);
     if (known !== undefined) return known;
@@ -88,7 +89,7 @@ class Importer {
       }
     } else {
       const clean = Object.fromEntries(Object.entries(seed).filter(([, v]) => v !== undefined));
-      id = (await this.store.insert(coll, { ...base, ...clean, [field]: value })).id;
+      id = (await this.store.insert(coll, { ...recordDefaults(coll), ...clean, [field]: value })).id;
       this.summary.created[coll]++;
     }
     this.ids.set(key, id);
@@ -102,7 +103,7 @@ class Importer {
       const hit = await this.store.findOne('organisms', { iri: o.iri });
       if (hit) return this.upsertBy('organisms', 'iri', o.iri, { name: o.name, rank: o.rank });
     }
-    const id = await this.upsertBy('organisms', 'name', o.name, { iri: o.iri, rank: o.rank }, { molecule_count: 0 });
+    const id = await this.upsertBy('organisms', 'name', o.name, { iri: o.iri, rank: o.rank });
     if (o.iri) this.ids.set(`organisms\u0000iri\u0000${o.iri}`, id);
     return id;
   }
@@ -115,7 +116,7 @@ class Importer {
   }
 
   private collection(c: CollectionSeed): Promise<number> {
-    return this.upsertBy('collections', 'title', c.title, { identifier: c.identifier, url: c.url, description: c.description }, { molecule_count: 0 });
+    return this.upsertBy('collections', 'title', c.title, { identifier: c.identifier, url: c.url, description: c.description });
   }
 
   private async molecule(row: number, m: MoleculeSeed): Promise<number | undefined> {
@@ -145,13 +146,13 @@ class Importer {
       if (!existing.identifier) await this.store.update('molecules', id, { identifier: await nextIdentifier(this.store) });
       this.summary.updated.molecules++;
     } else {
+      // The declared defaults (COCONUT's), with the import's status over them: imported sources are curated.
+      const status = this.opts.status ?? 'APPROVED';
       const doc = await this.store.insert('molecules', {
-        status: this.opts.status ?? 'APPROVED', active: (this.opts.status ?? 'APPROVED') === 'APPROVED', has_variants: false, is_tautomer: false, is_parent: false,
-        is_placeholder: false, name_trust_level: 0, annotation_level: 0, variants_count: 0,
-        organism_ids: [], citation_ids: [], collection_ids: [], properties: null,
+        ...recordDefaults('molecules'), status, active: status === 'APPROVED',
         name: m.name, iupac_name: m.iupac_name, ...derived,
         identifier: await nextIdentifier(this.store),
-      });
+      } satisfies NewDoc<'molecules'>);
       id = doc.id;
       this.summary.created.molecules++;
     }

@@ -22,7 +22,8 @@ import { planFilter, type NedbIndex, type Plan } from './embedded-plan.ts';
 import { TextIndexes } from './embedded-text.ts';
 import { SortedOrders } from './sorted-orders.ts';
 import { sortDocs } from './sort.ts';
-import { type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField, type TextHit } from './types.ts';
+import { storeIndexes } from '../schema/resources.ts';
+import { COLLECTIONS, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField, type TextHit } from './types.ts';
 
 type Name = CollectionName | 'counters';
 // CommonJS package: under NodeNext the default import is typed as the module namespace
@@ -39,25 +40,19 @@ const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') 
 };
 const nedbMatch = nedbModel.match;
 
-const INDEXES: Record<CollectionName, string[]> = {
-  // standard_inchi and the formula: COCONUT's search by InChI (prefix ranges) and by formula
-  molecules: ['identifier', 'standard_inchi_key', 'standard_inchi', 'name', 'organism_ids', 'citation_ids', 'collection_ids', 'properties.molecular_weight', 'properties.molecular_formula'],
-  // iri and title: the importer's look-ups (a citation without DOI is found by its title)
-  organisms: ['name', 'iri'],
-  citations: ['doi', 'title'],
-  collections: ['title', 'identifier'],
-  users: ['email'],
-  tokens: ['user_id'],
-  meta: ['key'],
-};
+/** nedb indexes per collection, from the resource declarations (api/catalog/schema/: `index`). */
+const INDEXES = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).embedded])) as Record<CollectionName, string[]>;
 
 /**
  * Fields answered by lazily built columns (embedded-columns.ts) rather than nedb indexes: the
- * molecules' property fields (COCONUT's filter keys) and status flags.
+ * molecules' property fields (COCONUT's filter keys, every path under `properties.`) and the
+ * fields declared `index: {embedded: 'column'}` (status flags).
  */
-const COLUMNS: Partial<Record<CollectionName, (field: string) => boolean>> = {
-  molecules: (f) => f.startsWith('properties.') || f === 'active' || f === 'status' || f === 'annotation_level' || f === 'is_placeholder',
-};
+const COLUMNS: Partial<Record<CollectionName, (field: string) => boolean>> = Object.fromEntries(
+  COLLECTIONS.map((c) => [c, storeIndexes(c)] as const)
+    .filter(([, x]) => x.columns.length || x.columnPrefixes.length)
+    .map(([c, x]) => [c, (f: string) => x.columnPrefixes.some((p) => f.startsWith(p)) || x.columns.includes(f)]),
+);
 /** A plan with at most this many matches is sorted directly; a larger one walks the cached sorted order. */
 const SORT_DIRECTLY = 5000;
 

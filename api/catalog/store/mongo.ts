@@ -3,42 +3,26 @@
  * resources define the fields). Null placement in sorts is emulated with a computed key.
  */
 import mongoose from 'mongoose';
-import type { CatalogStore, CollectionName, Doc, Filter, FindOptions, LinkField, TextHit } from './types.ts';
+import { storeIndexes } from '../schema/resources.ts';
+import { COLLECTIONS, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField, type TextHit } from './types.ts';
 
 /**
+ * The lists come from the resource declarations (api/catalog/schema/: `index`).
  * Molecules: besides the look-ups of the API and the importer, what COCONUT's search
  * (`POST /api/search`, api/catalog/coconut-search/) filters on: InChI, formula, the placeholder
  * flag (counted before every structure search), and the property fields of its filter language
  * whose values are selective (the counts that are mostly 0 or 1 and the booleans are left to the
  * others: an index on them would rarely be chosen).
  */
-const INDEXES: Record<CollectionName, string[]> = {
-  molecules: [
-    'identifier', 'name', 'standard_inchi', 'is_placeholder', 'organism_ids', 'citation_ids', 'collection_ids',
-    'properties.molecular_weight', 'properties.exact_molecular_weight', 'properties.molecular_formula',
-    'properties.heavy_atom_count', 'properties.total_atom_count', 'properties.alogp',
-    'properties.topological_polar_surface_area', 'properties.np_likeness', 'properties.qed_drug_likeliness',
-    'properties.van_der_walls_volume', 'properties.chemical_class', 'properties.chemical_sub_class',
-    'properties.chemical_super_class', 'properties.direct_parent_classification',
-    'properties.np_classifier_pathway', 'properties.np_classifier_superclass', 'properties.np_classifier_class',
-  ],
-  organisms: ['name', 'iri'],
-  citations: ['doi'],
-  collections: ['title', 'identifier'],
-  users: [],
-  tokens: ['user_id'],
-  meta: ['key'],
-};
+const INDEXES = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).mongo])) as Record<CollectionName, string[]>;
 
 /**
  * Unique among the documents that have the field (sparse: a molecule without a structure has no
- * InChIKey). Mutate checks duplicates first, but without the embedded store's lock two requests
- * could race: the database then refuses the second structure or e-mail instead of storing both.
+ * InChIKey); declared `index: {mongo: 'unique'}`. Mutate checks duplicates first, but without the
+ * embedded store's lock two requests could race: the database then refuses the second structure
+ * or e-mail instead of storing both.
  */
-const UNIQUE: Partial<Record<CollectionName, string[]>> = {
-  molecules: ['standard_inchi_key'],
-  users: ['email'],
-};
+const UNIQUE = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).mongoUnique])) as Partial<Record<CollectionName, string[]>>;
 
 /** Our neutral filter uses top-level `$not: {...}`; MongoDB spells that `$nor: [...]`. */
 export function toMongoFilter(f: unknown): unknown {

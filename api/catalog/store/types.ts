@@ -21,7 +21,7 @@
  * - `citations`: `doi` (unique when set), `title`, `authors`, `citation_text`.
  * - `collections`: `title`, `description`, `identifier`, `url`, `molecule_count` (internal).
  * - `users` (`email`, `name`, `role`, `password_hash`) and `tokens` (`user_id`, `name`,
- *   `token_hash`, `created_at`, `last_used_at`): auth, see `api/catalog/auth.ts`.
+ *   `token_hash`, `created_at`, `last_used_at`): auth, see `api/catalog/auth/auth.ts`.
  * - `meta`: bookkeeping records by `key` (e.g. `demo_seed`, the first-start demo import).
  *
  * Missing optional fields may be left out or null: queries treat both alike.
@@ -74,6 +74,12 @@ export const COLLECTIONS: readonly CollectionName[] = [
 export type LinkField = 'organism_ids' | 'citation_ids' | 'collection_ids';
 
 export type Doc = { id: number; [field: string]: unknown };
+/**
+ * The typed documents of the catalog's collections (`MoleculeDoc`, ...), derived from the resource
+ * declarations (api/catalog/schema/): what `find`, `insert` and their kin take and give.
+ */
+export type { DocFor, NewDoc } from '../schema/resources.ts';
+import type { DocFor, NewDoc } from '../schema/resources.ts';
 
 /**
  * A MongoDB-style filter using only: field equality, `$lt $lte $gt $gte $ne $in $nin $exists
@@ -112,11 +118,11 @@ export interface TextHit {
 export interface CatalogStore {
   readonly kind: 'embedded' | 'mongo';
 
-  find(coll: CollectionName, filter: Filter, opts?: FindOptions): Promise<Doc[]>;
+  find<C extends CollectionName>(coll: C, filter: Filter, opts?: FindOptions): Promise<DocFor<C>[]>;
   count(coll: CollectionName, filter: Filter): Promise<number>;
-  findOne(coll: CollectionName, filter: Filter): Promise<Doc | null>;
+  findOne<C extends CollectionName>(coll: C, filter: Filter): Promise<DocFor<C> | null>;
   /** Documents with these ids, in the order of `ids` (unknown ids skipped). */
-  findByIds(coll: CollectionName, ids: number[]): Promise<Doc[]>;
+  findByIds<C extends CollectionName>(coll: C, ids: number[]): Promise<DocFor<C>[]>;
   /** The distinct values of an (array) field over matching documents, flattened. */
   distinct(coll: CollectionName, field: string, filter: Filter): Promise<unknown[]>;
   /**
@@ -128,8 +134,8 @@ export interface CatalogStore {
   containing(coll: CollectionName, fields: string[], text: string, extra?: string[]): Promise<TextHit[]>;
 
   /** Inserts and returns the document with its new `id`. */
-  insert(coll: CollectionName, doc: Record<string, unknown>): Promise<Doc>;
-  insertMany(coll: CollectionName, docs: Record<string, unknown>[]): Promise<Doc[]>;
+  insert<C extends CollectionName>(coll: C, doc: NewDoc<C>): Promise<DocFor<C>>;
+  insertMany<C extends CollectionName>(coll: C, docs: NewDoc<C>[]): Promise<DocFor<C>[]>;
   /**
    * Finds the document whose `field` equals `value`; updates it with `set` (`$set` semantics) or
    * inserts `{[field]: value, ...set}`. `created` tells which.

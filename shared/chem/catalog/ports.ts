@@ -11,7 +11,7 @@ export type { RowInput } from './search-rows.ts';
 
 /**
  * Where the catalog's molecule writes go to keep the structure-search index in step
- * (api/catalog/structure-feed.ts): the api's own index in the inline mode
+ * (api/catalog/structure/feed.ts): the api's own index in the inline mode
  * (workers/search/service.ts), Redis in the distributed mode (workers/search/redis-feed.ts).
  */
 export interface SearchFeed {

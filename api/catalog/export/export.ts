@@ -9,14 +9,14 @@
  * documents are read a page at a time. Every page is read with the search filter again, so a
  * molecule changed or deleted meanwhile is left out rather than exported stale.
  */
-import { and, translateSearch } from './query.ts';
-import { molecules } from './resources.ts';
-import type { CatalogStore, Doc, Filter } from './store/types.ts';
-import type { StructureQuery, StructureSearch } from './structure.ts';
-import { validateStructure } from './structure-request.ts';
-import { Errors, HttpError, type SearchInput } from './types.ts';
-import { validateSearch } from './validate-search.ts';
-import { DEFAULT_FIELDS, FORMATS, SIMILARITY, csvRecord, csvRow, exportFields, sdfRecord, smilesLine, type ExportFormat } from './export-format.ts';
+import { and, translateSearch } from '../search/query.ts';
+import { molecules } from '../schema/resources.ts';
+import type { CatalogStore, Doc, Filter } from '../store/types.ts';
+import type { StructureQuery, StructureSearch } from '../structure/structure.ts';
+import { validateStructure } from '../structure/request.ts';
+import { Errors, HttpError, type SearchInput } from '../schema/types.ts';
+import { validateSearch } from '../search/validate-search.ts';
+import { DEFAULT_FIELDS, FORMATS, SIMILARITY, csvRecord, csvRow, exportFields, sdfRecord, smilesLine, type ExportFormat } from './format.ts';
 
 export interface ExportRequest {
   search: SearchInput;

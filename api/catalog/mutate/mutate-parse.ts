@@ -3,12 +3,12 @@
  * checked against the field types, relation operations parsed recursively. Produces the
  * operations that mutate.ts derives, authorises and writes.
  */
-import type { DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
-import { RESOURCES, STATUSES, relation, stored, type FieldType, type RelationDef, type ResourceDef } from './resources.ts';
-import type { CatalogStore, CollectionName } from './store/types.ts';
-import { Errors, ROLES } from './types.ts';
-import { checkUserWrites } from './users.ts';
-import { hasOperatorKeys } from './validate-search.ts';
+import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
+import { RESOURCES, STATUSES, relation, stored, type FieldType, type RelationDef, type ResourceDef } from '../schema/resources.ts';
+import type { CatalogStore, CollectionName } from '../store/types.ts';
+import { Errors, ROLES } from '../schema/types.ts';
+import { checkUserWrites } from '../auth/users.ts';
+import { hasOperatorKeys } from '../search/validate-search.ts';
 
 type Rec = Record<string, unknown>;
 const isObj = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);

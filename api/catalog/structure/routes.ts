@@ -9,13 +9,13 @@
  *   paginator fields, plus `has_more` and `meta`; similarity hits carry their `similarity`.
  */
 import type { FastifyInstance } from 'fastify';
-import { molecules } from './resources.ts';
-import { serialize } from './search.ts';
+import { molecules } from '../schema/resources.ts';
+import { serialize } from '../search/search.ts';
 import { docsInOrder, type StructureSearch } from './structure.ts';
-import { validateSearchRequest } from './structure-request.ts';
-import { paginate } from './coconut-search/paginator.ts';
-import { isNatprodForm } from './coconut-search/request.ts';
-import { coconutSearch } from './coconut-search/search.ts';
+import { validateSearchRequest } from './request.ts';
+import { paginate } from '../coconut-search/paginator.ts';
+import { isNatprodForm } from '../coconut-search/request.ts';
+import { coconutSearch } from '../coconut-search/search.ts';
 
 /** Path of the page links of natprod's own answer: relative, so the MCP tool answers the same document. */
 const PATH = '/api/search';

@@ -5,16 +5,16 @@
  * collections up to date.
  */
 import { refreshMoleculeCounts, touchedNone } from './counts.ts';
-import type { DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
+import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 import { derivedFields, type Derive } from './derived.ts';
 import { allWrites, parseMutate, type Op, type RelOp } from './mutate-parse.ts';
-import { can } from './policy.ts';
-import { hashUserPasswords } from './users.ts';
-import { RESOURCES, type ResourceDef } from './resources.ts';
-import { nextIdentifier } from './store/open.ts';
-import type { CatalogStore, CollectionName, Doc, LinkField } from './store/types.ts';
-import { Errors, HttpError, type CatalogUser } from './types.ts';
-import { AppError } from '../../shared/errors.ts';
+import { can } from '../auth/policy.ts';
+import { hashUserPasswords } from '../auth/users.ts';
+import { RESOURCES, recordDefaults, type ResourceDef } from '../schema/resources.ts';
+import { nextIdentifier } from '../store/open.ts';
+import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
+import { Errors, HttpError, type CatalogUser } from '../schema/types.ts';
+import { AppError } from '../../../shared/errors.ts';
 
 export type { Derive } from './derived.ts';
 type Rec = Record<string, unknown>;
@@ -106,14 +106,9 @@ export async function mutate(r: ResourceDef, body: unknown, ctx: Ctx) {
   });
 }
 
+/** A new record's fields before its attributes: the resource's declared defaults (schema/). */
 export function defaults(r: ResourceDef): Rec {
-  if (r.name === 'molecules')
-    return {
-      status: 'DRAFT', active: false, has_variants: false, has_stereo: false, is_tautomer: false, is_parent: false, is_placeholder: false,
-      name_trust_level: 0, annotation_level: 0, variants_count: 0, organism_ids: [], citation_ids: [], collection_ids: [], properties: null,
-    };
-  if (r.name === 'organisms' || r.name === 'collections') return { molecule_count: 0 };
-  return {};
+  return r.collection && r.collection !== 'tokens' && r.collection !== 'meta' ? recordDefaults(r.collection) : {};
 }
 
 /** The writes of one request, with an undo log of every touched document. */

@@ -19,8 +19,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BackgroundWork } from './background.ts';
-import type { ExportFormat } from './export-format.ts';
+import type { BackgroundWork } from '../actions/background.ts';
+import type { ExportFormat } from './format.ts';
 
 export type ExportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 

@@ -1,5 +1,5 @@
 /** Who may do what: reader (detail, search), curator (+ mutate, actions), admin (+ delete, users). */
-import type { CatalogUser } from './types.ts';
+import type { CatalogUser } from '../schema/types.ts';
 
 export type Ability = 'viewAny' | 'view' | 'create' | 'update' | 'delete' | 'restore' | 'forceDelete' | 'action';
 

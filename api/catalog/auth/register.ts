@@ -10,8 +10,8 @@
  * at once, with the reader role.
  */
 import { hashPassword, issueToken } from './auth.ts';
-import type { CatalogStore } from './store/types.ts';
-import { Errors } from './types.ts';
+import type { CatalogStore } from '../store/types.ts';
+import { Errors } from '../schema/types.ts';
 import { EMAIL } from './users.ts';
 
 type Rec = Record<string, unknown>;

@@ -5,16 +5,16 @@
  * queued, not the requested limit (a Lomkit quirk we do not copy).
  */
 import { eachLimited, type BackgroundWork } from './background.ts';
-import { refreshMoleculeCounts, touchedNone } from './counts.ts';
-import { derivedFields, type Derive } from './derived.ts';
-import { can } from './policy.ts';
-import type { ResourceDef } from './resources.ts';
-import { matchingIds } from './search.ts';
-import { nextIdentifier } from './store/open.ts';
-import type { CatalogStore, Doc } from './store/types.ts';
-import { Errors, HttpError, ValidationError, type CatalogUser } from './types.ts';
-import { validateSearch } from './validate-search.ts';
-import { AppError } from '../../shared/errors.ts';
+import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
+import { derivedFields, type Derive } from '../mutate/derived.ts';
+import { can } from '../auth/policy.ts';
+import type { ResourceDef } from '../schema/resources.ts';
+import { matchingIds } from '../search/search.ts';
+import { nextIdentifier } from '../store/open.ts';
+import type { CatalogStore, Doc } from '../store/types.ts';
+import { Errors, HttpError, ValidationError, type CatalogUser } from '../schema/types.ts';
+import { validateSearch } from '../search/validate-search.ts';
+import { AppError } from '../../../shared/errors.ts';
 
 export interface ActionCtx {
   store: CatalogStore;

@@ -3,8 +3,8 @@
  * copy with filter values coerced to the field types. Objects as values are refused (an object
  * with `$` keys would be a MongoDB operator: injection).
  */
-import { RESOURCES, relation, type FieldType, type ResourceDef } from './resources.ts';
-import { Errors, type FilterInput, type SearchInput } from './types.ts';
+import { RESOURCES, relation, type FieldType, type ResourceDef } from '../schema/resources.ts';
+import { Errors, type FilterInput, type SearchInput } from '../schema/types.ts';
 import { MAX_LIKE_WILDCARDS, likeWildcards } from './like.ts';
 
 /** Operators on structures, answered by catalog structure search. */
@@ -240,7 +240,7 @@ export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Err
 /**
  * A structure condition on molecules: `{field: "canonical_smiles", operator: "substructure" |
  * "similar" | "exact", value: SMILES (or SMARTS, or an InChIKey for exact), threshold?,
- * use_chirality?, query_type?}`. Resolved by the chemistry threads (api/catalog/structure.ts).
+ * use_chirality?, query_type?}`. Resolved by the chemistry threads (api/catalog/structure/structure.ts).
  */
 function validateStructureFilter(r: ResourceDef, f: Record<string, unknown>, out: FilterInput, key: string, e: Errors): FilterInput {
   const op = out.operator!;

@@ -5,9 +5,9 @@
  * touches the searched collection.
  */
 import { likeToRegex, prefixUpperBound } from './like.ts';
-import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef } from './resources.ts';
-import type { CatalogStore, CollectionName, Filter, SortKey } from './store/types.ts';
-import { HttpError, type FilterInput, type SearchInput } from './types.ts';
+import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef } from '../schema/resources.ts';
+import type { CatalogStore, CollectionName, Filter, SortKey } from '../store/types.ts';
+import { HttpError, type FilterInput, type SearchInput } from '../schema/types.ts';
 import { STRUCTURE_OPERATORS } from './validate-search.ts';
 
 export interface Translated {

@@ -3,8 +3,8 @@
  * 422s naming each problem, unknown keys refused (they are typos or injection attempts).
  */
 import type { StructureQuery } from './structure.ts';
-import { MAX_STRUCTURE_QUERY } from './validate-search.ts';
-import { Errors } from './types.ts';
+import { MAX_STRUCTURE_QUERY } from '../search/validate-search.ts';
+import { Errors } from '../schema/types.ts';
 
 export interface SearchRequest extends StructureQuery {
   page: number;

@@ -10,8 +10,8 @@
  *   `@`, TAB or CR gets a leading `'` (OWASP's advice), so Excel or LibreOffice shows it as text
  *   instead of evaluating it. Numbers are written as numbers (a negative `alogp` stays `-0.5`).
  */
-import { molecules, properties, stored } from './resources.ts';
-import type { Doc } from './store/types.ts';
+import { exportDefaults, molecules, properties, stored } from '../schema/resources.ts';
+import type { Doc } from '../store/types.ts';
 
 export const FORMATS = ['smi', 'sdf', 'csv'] as const;
 export type ExportFormat = (typeof FORMATS)[number];
@@ -25,8 +25,8 @@ export const MEDIA_TYPES: Record<ExportFormat, string> = {
 /** A Tanimoto score column, offered when the export is filtered by a similarity query. */
 export const SIMILARITY = 'similarity';
 
-/** The default columns (CSV) and data items (SDF). */
-export const DEFAULT_FIELDS = ['id', 'identifier', 'name', 'canonical_smiles', 'standard_inchi_key', 'molecular_formula', 'molecular_weight', 'status'];
+/** The default columns (CSV) and data items (SDF): the fields declared with an `export` rank. */
+export const DEFAULT_FIELDS = exportDefaults();
 
 const PROPERTY_FIELDS = Object.keys(properties.fields).filter((f) => f !== 'id');
 

@@ -4,8 +4,8 @@
  * compare it); a password has at least 8 characters and is stored as an scrypt hash only.
  */
 import { hashPassword } from './auth.ts';
-import type { CatalogStore } from './store/types.ts';
-import type { Errors } from './types.ts';
+import type { CatalogStore } from '../store/types.ts';
+import type { Errors } from '../schema/types.ts';
 
 interface UserWrite {
   path: string;

@@ -3,7 +3,7 @@
  * stored (COCONUT exposes it as a field and clients sort on it), so every write that changes a
  * link recomputes it for the records on the other end of that link.
  */
-import type { CatalogStore, CollectionName, LinkField } from './store/types.ts';
+import type { CatalogStore, CollectionName, LinkField } from '../store/types.ts';
 
 /** Ids on the other end of links that changed, by link field. */
 export type Touched = Record<LinkField, Set<number>>;

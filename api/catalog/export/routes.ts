@@ -1,0 +1,160 @@
+/**
+ * Catalog exports: `POST /api/molecules/export` streams the molecules matching a search (and
+ * optionally a structure query) as SMILES, SDF or CSV; a large one (more than EXPORT_SYNC_MAX
+ * molecules) or one asked for with `"async": true` becomes a job (202) whose progress is at
+ * `GET /api/exports/{id}` and whose file is at `GET /api/exports/{id}/download`, for the user who
+ * asked for it or an admin. See docs/catalog.md (Exports).
+ */
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../../shared/config.ts';
+import { AppError } from '../../../shared/errors.ts';
+import type { BackgroundWork } from '../actions/background.ts';
+import { exportFilename, exportText, planExport, validateExportRequest, type Molblocks } from './export.ts';
+import { MEDIA_TYPES } from './format.ts';
+import { ExportJobs, type ExportRecord } from './jobs.ts';
+import { can } from '../auth/policy.ts';
+import { molecules } from '../schema/resources.ts';
+import type { CatalogStore } from '../store/types.ts';
+import type { StructureSearch } from '../structure/structure.ts';
+import { HttpError } from '../schema/types.ts';
+import type { JobRunner } from '../../../shared/jobs/types.ts';
+
+export interface ExportOptions {
+  /** Where export jobs write their files (DATA_DIR/exports). */
+  dir: string;
+  /** More matching molecules than this: the export runs as a job (EXPORT_SYNC_MAX). */
+  syncMax: number;
+  /** Seconds a finished export job stays downloadable (JOB_RESULT_TTL). */
+  ttlSeconds: number;
+  molblocks: Molblocks;
+}
+
+/** SMILES per `catalog_molblocks` task, and tasks in flight for one page of an export. */
+const MOLBLOCK_BATCH = 100;
+const MOLBLOCK_IN_FLIGHT = 4;
+
+/**
+ * Molblocks from the chemistry threads, in batches. A batch that fails as a client error (a
+ * structure that faults RDKit's WASM takes its whole task down) is retried one SMILES at a time,
+ * so only that structure comes back without a molblock.
+ */
+export function runnerMolblocks(runner: JobRunner): Molblocks {
+  const batch = async (smiles: string[]): Promise<(string | null)[]> => {
+    try {
+      return (await runner.run('catalog_molblocks', 'catalog_molblocks', { smiles })) as (string | null)[];
+    } catch (e) {
+      if (!AppError.from(e)?.isClientError) throw e;
+      if (smiles.length === 1) return [null];
+      const out: (string | null)[] = [];
+      for (const s of smiles) out.push(...(await batch([s])));
+      return out;
+    }
+  };
+  return async (smiles) => {
+    const chunks: string[][] = [];
+    for (let i = 0; i < smiles.length; i += MOLBLOCK_BATCH) chunks.push(smiles.slice(i, i + MOLBLOCK_BATCH));
+    const results: (string | null)[][] = new Array(chunks.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < chunks.length) {
+        const i = next++;
+        results[i] = await batch(chunks[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MOLBLOCK_IN_FLIGHT, chunks.length) }, lane));
+    return results.flat();
+  };
+}
+
+export function exportOptions(config: Config, runner: JobRunner): ExportOptions {
+  return { dir: join(config.DATA_DIR, 'exports'), syncMax: config.EXPORT_SYNC_MAX, ttlSeconds: config.JOB_RESULT_TTL, molblocks: runnerMolblocks(runner) };
+}
+
+export interface ExportRouteOptions {
+  store: CatalogStore;
+  structure?: StructureSearch;
+  background: BackgroundWork;
+  exports: ExportOptions;
+}
+
+const disposition = (filename: string) => `attachment; filename="${filename}"`;
+
+export function exportRoutes(app: FastifyInstance, opts: ExportRouteOptions) {
+  const { store, structure, background } = opts;
+  const { molblocks, syncMax } = opts.exports;
+  const jobs = new ExportJobs({ dir: opts.exports.dir, ttlSeconds: opts.exports.ttlSeconds, background });
+  // The directory is made and swept at start (expired files of an earlier run go at once).
+  app.addHook('onReady', async () => {
+    await jobs.start().catch((err: unknown) => app.log.warn({ err }, `exports: cannot use ${opts.exports.dir}; export jobs will fail until it can be created`));
+  });
+  app.addHook('onClose', async () => jobs.close());
+
+  const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+  const view = (req: FastifyRequest, rec: ExportRecord) => ({
+    id: rec.id,
+    status: rec.status,
+    format: rec.format,
+    filename: rec.filename,
+    progress: { rows: rec.rows, total: rec.total },
+    created_at: rec.created_at,
+    ...(rec.started_at ? { started_at: rec.started_at } : {}),
+    ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
+    ...(rec.expires_at ? { expires_at: rec.expires_at } : {}),
+    ...(rec.size !== undefined ? { size: rec.size } : {}),
+    ...(rec.error ? { error: rec.error } : {}),
+    ...(rec.status === 'succeeded' ? { download_url: `${baseUrl(req)}/api/exports/${rec.id}/download` } : {}),
+  });
+
+  /** The job, for its owner or an admin: 404 when unknown or expired, 403 for anyone else. */
+  const owned = async (req: FastifyRequest): Promise<ExportRecord> => {
+    const { id } = req.params as { id: string };
+    const rec = await jobs.get(id);
+    if (!rec) throw new HttpError(404, `Export ${id} not found (unknown, or expired).`);
+    const user = req.catalogUser!;
+    if (rec.user_id !== user.id && user.role !== 'admin') throw new HttpError(403, 'This action is unauthorized.');
+    return rec;
+  };
+
+  app.post('/api/molecules/export', async (req, reply) => {
+    const request = validateExportRequest(req.body);
+    if (!can(req.catalogUser, 'viewAny', undefined, molecules)) throw new HttpError(403, 'This action is unauthorized.');
+    // The search and the structure query are resolved here: their 422s come before any answer.
+    const plan = await planExport(request, { store, structure });
+    const filename = exportFilename(plan.format);
+    if (request.async || plan.total > syncMax) {
+      const rec = await jobs.submit({ format: plan.format, filename, total: plan.total, userId: req.catalogUser!.id }, (signal, onRows) =>
+        exportText(plan, molblocks, { signal, onRows }),
+      );
+      const statusUrl = `${baseUrl(req)}/api/exports/${rec.id}`;
+      return reply.code(202).header('location', statusUrl).send({ job_id: rec.id, status: rec.status, status_url: statusUrl, total: plan.total });
+    }
+    return reply
+      .header('content-type', MEDIA_TYPES[plan.format])
+      .header('content-disposition', disposition(filename))
+      .header('x-total-count', String(plan.total))
+      .send(Readable.from(exportText(plan, molblocks)));
+  });
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: '/api/molecules/export',
+    handler: async (req, reply: FastifyReply) =>
+      reply.code(405).send({ message: `The ${req.method} method is not supported for route api/molecules/export. Supported methods: POST.` }),
+  });
+
+  app.get('/api/exports/:id', async (req) => view(req, await owned(req)));
+
+  app.get('/api/exports/:id/download', async (req, reply) => {
+    const rec = await owned(req);
+    if (rec.status !== 'succeeded') {
+      const why = rec.status === 'failed' ? `failed: ${rec.error ?? 'unknown error'}` : `${rec.status} (${rec.rows} of ${rec.total} molecules written); poll /api/exports/${rec.id}`;
+      throw new HttpError(409, `The export is not ready: ${why}.`);
+    }
+    return reply
+      .header('content-type', MEDIA_TYPES[rec.format])
+      .header('content-disposition', disposition(rec.filename))
+      .header('content-length', String(rec.size))
+      .send(jobs.open(rec));
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * Properties: COCONUT's `PropertiesResource`, one record per molecule, embedded in the molecule
+ * document (`properties`, with its own `id`) and written through the molecule. Every path under
+ * it is an embedded-store lookup column (embedded-columns.ts); `index` below adds nedb and MongoDB
+ * indexes for the selective ones COCONUT's `/api/search` filters on.
+ */
+import { defineSchema } from './define.ts';
+
+const m = { mongo: 'index' } as const;
+
+export const propertiesSchema = defineSchema({
+  name: 'properties',
+  collection: null,
+  className: 'PropertiesResource',
+  doc: 'Computed properties of a molecule (embedded in it; no route of its own).',
+  fields: {
+    id: { type: 'int', doc: 'Its own key, given once.' },
+    total_atom_count: { type: 'int', index: m, doc: 'Atoms, hydrogens included.' },
+    heavy_atom_count: { type: 'int', index: m, doc: 'Non-hydrogen atoms.' },
+    molecular_weight: { type: 'number', index: true, export: 7, doc: 'Average molecular weight.' },
+    exact_molecular_weight: { type: 'number', index: m, doc: 'Monoisotopic mass.' },
+    molecular_formula: { type: 'string', index: true, export: 6, doc: 'Hill formula.' },
+    alogp: { type: 'decimal', index: m, doc: 'Crippen logP.' },
+    topological_polar_surface_area: { type: 'decimal', index: m, doc: 'TPSA.' },
+    rotatable_bond_count: { type: 'int', doc: 'Rotatable bonds.' },
+    hydrogen_bond_acceptors: { type: 'int', doc: 'H-bond acceptors.' },
+    hydrogen_bond_donors: { type: 'int', doc: 'H-bond donors.' },
+    hydrogen_bond_acceptors_lipinski: { type: 'int', doc: 'Lipinski acceptors (N + O).' },
+    hydrogen_bond_donors_lipinski: { type: 'int', doc: 'Lipinski donors (NH + OH).' },
+    lipinski_rule_of_five_violations: { type: 'int', doc: 'Rule-of-five violations.' },
+    aromatic_rings_count: { type: 'int', doc: 'Aromatic rings.' },
+    qed_drug_likeliness: { type: 'decimal', index: m, doc: 'QED.' },
+    formal_charge: { type: 'int', doc: 'Net formal charge.' },
+    fractioncsp3: { type: 'decimal', doc: 'Fraction of sp3 carbons.' },
+    number_of_minimal_rings: { type: 'int', doc: 'Smallest set of smallest rings.' },
+    van_der_walls_volume: { type: 'decimal', index: m, doc: 'Van der Waals volume (Zhao et al. 2003).' },
+    contains_sugar: { type: 'bool', doc: 'Ring or linear sugars.' },
+    contains_ring_sugars: { type: 'bool', doc: 'Ring sugars.' },
+    contains_linear_sugars: { type: 'bool', doc: 'Linear sugars.' },
+    murcko_framework: { type: 'string', doc: 'Murcko framework.' },
+    np_likeness: { type: 'decimal', index: m, doc: 'NP-likeness score.' },
+    chemical_class: { type: 'string', index: m, doc: 'ClassyFire class (not derived).' },
+    chemical_sub_class: { type: 'string', index: m, doc: 'ClassyFire subclass (not derived).' },
+    chemical_super_class: { type: 'string', index: m, doc: 'ClassyFire superclass (not derived).' },
+    direct_parent_classification: { type: 'string', index: m, doc: 'ClassyFire direct parent (not derived).' },
+    np_classifier_pathway: { type: 'string', index: m, doc: 'NPClassifier pathway (not derived).' },
+    np_classifier_superclass: { type: 'string', index: m, doc: 'NPClassifier superclass (not derived).' },
+    np_classifier_class: { type: 'string', index: m, doc: 'NPClassifier class (not derived).' },
+    np_classifier_is_glycoside: { type: 'bool', doc: 'NPClassifier glycoside flag (not derived).' },
+  },
+});
