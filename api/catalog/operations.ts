@@ -1,6 +1,8 @@
 /** Detail and delete operations (search, mutate and actions have their own modules). */
 import { refreshMoleculeCounts, touchLinksOf, touchedNone } from './mutate/counts.ts';
-import { can } from './auth/policy.ts';
+import { can, canRun } from './auth/policy.ts';
+import { tracking } from './audit/audit.ts';
+import type { FieldSpec } from './schema/define.ts';
 import { RESOURCES, type ResourceDef } from './schema/resources.ts';
 import { serialize } from './search/search.ts';
 import type { CatalogStore } from './store/types.ts';
@@ -12,16 +14,17 @@ const emptyAsArray = (o: Record<string, unknown>) => (Object.keys(o).length ? o 
 
 /** Field rules advertised in `rules.all` (the checks mutate applies to attribute values). */
 function rules(r: ResourceDef) {
-  const map: Record<string, string> = { string: 'nullable|string', int: 'nullable|integer', number: 'nullable|numeric', decimal: 'nullable|numeric', bool: 'nullable|boolean', status: 'nullable|in:DRAFT,INREVIEW,APPROVED,REVOKED', role: `in:${ROLES.join(',')}`, 'string[]': 'nullable|array' };
+  const map: Record<string, string> = { string: 'nullable|string', int: 'nullable|integer', number: 'nullable|numeric', decimal: 'nullable|numeric', bool: 'nullable|boolean', status: 'nullable|in:DRAFT,INREVIEW,APPROVED,REVOKED', role: `in:${ROLES.join(',')}`, 'string[]': 'nullable|array', 'int[]': 'nullable|array', json: 'nullable|array' };
   // exposed fields in order, then write-only ones; a declared `rule` replaces the type's
   const writable = Object.entries(r.schema.fields).filter(([f, s]) => f !== 'id' && s.visibility !== 'internal');
-  return Object.fromEntries(writable.map(([f, s]) => [f, [s.readOnly ? 'prohibited' : (s.rule ?? map[s.type])]]));
+  const rule = (s: FieldSpec) => s.rule ?? (s.oneOf ? `nullable|in:${s.oneOf.join(',')}` : map[s.type]);
+  return Object.fromEntries(writable.map(([f, s]) => [f, [s.readOnly || s.outer ? 'prohibited' : rule(s)]]));
 }
 
 export function detail(r: ResourceDef, user?: CatalogUser) {
   return {
     data: {
-      actions: can(user, 'action') ? r.actions.map((a) => ({ name: a.name, uriKey: a.uriKey, fields: emptyAsArray(a.fields), meta: [], standalone: a.standalone })) : [],
+      actions: r.actions.filter((a) => canRun(user, a)).map((a) => ({ name: a.name, uriKey: a.uriKey, fields: emptyAsArray(a.fields), meta: [], standalone: a.standalone })),
       instructions: [],
       scout_instructions: [],
       fields: Object.keys(r.fields),
@@ -34,7 +37,7 @@ export function detail(r: ResourceDef, user?: CatalogUser) {
         constraints: { required_on_creation: false, prohibited_on_creation: false, required_on_update: false, prohibited_on_update: false },
         name: rel.kind,
       })),
-      rules: { all: can(user, 'create', undefined, r) ? rules(r) : [], create: [], update: [] },
+      rules: { all: !r.schema.readOnlyRoute && can(user, 'create', undefined, r) ? rules(r) : [], create: [], update: [] },
     },
   };
 }
@@ -60,15 +63,17 @@ export async function destroy(r: ResourceDef, body: unknown, ctx: Ctx) {
   e.throwIfAny();
   for (const d of docs) if (!can(ctx.user, 'delete', d, r)) throw new HttpError(403, 'This action is unauthorized.');
   await ctx.store.exclusive(async () => {
+    const store = tracking(ctx.store);
     // Links live on the molecules: deleting the other end unlinks it; deleting molecules changes counts.
     const back = r.relations.find((x) => x.storage === 'remote');
     if (back) {
       for (const d of docs) {
-        for (const m of await ctx.store.find('molecules', { [back.field!]: d.id }, { fields: ['id'] })) await ctx.store.unlink(m.id, back.field!, [d.id]);
+        for (const m of await store.find('molecules', { [back.field!]: d.id }, { fields: ['id'] })) await store.unlink(m.id, back.field!, [d.id]);
       }
     }
     const ids = docs.map((d) => d.id);
-    await ctx.store.remove(r.collection!, ids);
+    await store.remove(r.collection!, ids);
+    await store.flush(ctx.user, 'delete');
     if (r.name === 'molecules') await refreshMoleculeCounts(ctx.store, touchLinksOf(touchedNone(), docs));
     if (r.name === 'users') {
       const tokens = await ctx.store.find('tokens', { user_id: { $in: ids } }, { fields: ['id'] });

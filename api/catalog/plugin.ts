@@ -22,6 +22,7 @@ import { validateSearch } from './search/validate-search.ts';
 import type { StructureSearch } from './structure/structure.ts';
 import { structureRoutes } from './structure/routes.ts';
 import { exportRoutes, type ExportOptions } from './export/routes.ts';
+import { recordAudits } from './audit/routes.ts';
 
 export interface CatalogPluginOptions {
   store: CatalogStore;
@@ -114,7 +115,12 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
       viewAny(req);
       return detail(r, req.catalogUser);
     });
-    app.delete(base, async (req) => destroy(r, req.body, ctx(req)));
+    // A read-only route (properties: written through the molecule) refuses writes as Lomkit's policy does.
+    const writable = (req: FastifyRequest) => {
+      if (r.schema.readOnlyRoute) throw new HttpError(403, 'This action is unauthorized.');
+      return req;
+    };
+    app.delete(base, async (req) => destroy(r, writable(req).body, ctx(req)));
     app.route({
       method: ALL.filter((m) => m !== 'GET' && m !== 'DELETE'),
       url: base,
@@ -129,7 +135,8 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
       viewAny(req);
       return search(r, s, ctx(req));
     });
-    app.post(`${base}/mutate`, async (req) => mutate(r, req.body, ctx(req)));
+    app.post(`${base}/mutate`, async (req) => mutate(r, writable(req).body, ctx(req)));
+    if (r.collection) app.get(`${base}/:id/audits`, async (req) => recordAudits(r, (req.params as { id: string }).id, ctx(req)));
     app.post(`${base}/actions/:action`, async (req) => runAction(r, (req.params as { action: string }).action, req.body, ctx(req)));
     for (const suffix of ['search', 'mutate']) {
       app.route({

@@ -7,7 +7,7 @@
 import { eachLimited, type BackgroundWork } from './background.ts';
 import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
 import { derivedFields, type Derive } from '../mutate/derived.ts';
-import { can } from '../auth/policy.ts';
+import { canRun } from '../auth/policy.ts';
 import type { ResourceDef } from '../schema/resources.ts';
 import { matchingIds } from '../search/search.ts';
 import { nextIdentifier } from '../store/open.ts';
@@ -15,6 +15,10 @@ import type { CatalogStore, Doc } from '../store/types.ts';
 import { Errors, HttpError, ValidationError, type CatalogUser } from '../schema/types.ts';
 import { validateSearch } from '../search/validate-search.ts';
 import { AppError } from '../../../shared/errors.ts';
+import { tracking } from '../audit/audit.ts';
+import { reportAction } from '../reports/reports.ts';
+import { mutate } from '../mutate/mutate.ts';
+import { RESOURCES, type ResourceName } from '../schema/resources.ts';
 
 export interface ActionCtx {
   store: CatalogStore;
@@ -40,7 +44,8 @@ async function move(uriKey: string, ids: number[], reason: unknown, ctx: ActionC
   const m = MOVES[uriKey];
   const entry = typeof reason === 'string' && reason.trim() ? { timestamp: new Date().toISOString(), user_id: ctx.user?.id ?? null, action: uriKey, comment: reason } : null;
   return ctx.store.exclusive(async () => {
-    const docs = await ctx.store.findByIds('molecules', [...ids].sort((a, b) => a - b));
+    const store = tracking(ctx.store);
+    const docs = await store.findByIds('molecules', [...ids].sort((a, b) => a - b));
     const bad = docs.filter((d) => !m.from.includes((d.status as string) ?? 'DRAFT'));
     if (bad.length) {
       const list = bad.slice(0, 10).map((d) => `${d.identifier ?? `id ${d.id}`} (${d.status ?? 'DRAFT'})`).join(', ');
@@ -51,8 +56,9 @@ async function move(uriKey: string, ids: number[], reason: unknown, ctx: ActionC
       if (m.active !== undefined) set.active = m.active;
       if (m.to === 'APPROVED' && !d.identifier) set.identifier = await nextIdentifier(ctx.store);
       if (entry) set.comment = [...((d.comment as unknown[] | undefined) ?? []), entry];
-      await ctx.store.update('molecules', d.id, set);
+      await store.update('molecules', d.id, set);
     }
+    await store.flush(ctx.user, `action:${uriKey}`);
     return docs.length;
   });
 }
@@ -60,14 +66,16 @@ async function move(uriKey: string, ids: number[], reason: unknown, ctx: ActionC
 /** Stores one molecule's new derivation unless its structure changed or another molecule holds the key. */
 async function storeDerivation(ctx: ActionCtx, d: Doc, der: Awaited<ReturnType<Derive>>): Promise<string | null> {
   return ctx.store.exclusive(async () => {
-    const cur = (await ctx.store.findByIds('molecules', [d.id]))[0];
+    const store = tracking(ctx.store);
+    const cur = (await store.findByIds('molecules', [d.id]))[0];
     // Deleted, or given a new structure meanwhile (that mutate derived it already).
     if (!cur || cur.canonical_smiles !== d.canonical_smiles) return null;
     const dup = await ctx.store.findOne('molecules', { standard_inchi_key: der.standard_inchi_key });
     if (dup && dup.id !== d.id) return `its structure now has the InChIKey of molecule ${dup.identifier ?? dup.id} (${der.standard_inchi_key}); not updated`;
-    await ctx.store.update('molecules', d.id, derivedFields(der));
-    if (!cur.identifier) await ctx.store.update('molecules', d.id, { identifier: await nextIdentifier(ctx.store) });
-    await ctx.store.setProperties(d.id, { ...der.properties });
+    await store.update('molecules', d.id, derivedFields(der));
+    if (!cur.identifier) await store.update('molecules', d.id, { identifier: await nextIdentifier(ctx.store) });
+    await store.setProperties(d.id, { ...der.properties });
+    await store.flush(ctx.user, 'action:recompute-properties');
     return null;
   });
 }
@@ -127,10 +135,13 @@ export async function runAction(r: ResourceDef, uriKey: string, body: unknown, c
     else fields[name] = f.value;
   }
   e.throwIfAny();
-  if (!can(ctx.user, 'action')) throw new HttpError(403, 'This action is unauthorized.');
+  if (!canRun(ctx.user, action)) throw new HttpError(403, 'This action is unauthorized.');
   const ids = await matchingIds(r, s, ctx);
   let impacted: number;
-  if (MOVES[uriKey]) impacted = await move(uriKey, ids, fields.reason, ctx);
+  if (r.name === 'reports') {
+    const run = (res: ResourceName, b: unknown, tags: string) => mutate(RESOURCES[res], b, { ...ctx, tags });
+    impacted = await reportAction(uriKey, ids, fields, { ...ctx, mutate: run });
+  } else if (MOVES[uriKey]) impacted = await move(uriKey, ids, fields.reason, ctx);
   else if (uriKey === 'recompute-properties') impacted = await recompute(ids, ctx);
   else impacted = await refreshCounts(r, ids, ctx);
   return { data: { impacted } };

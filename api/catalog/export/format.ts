@@ -28,7 +28,8 @@ export const SIMILARITY = 'similarity';
 /** The default columns (CSV) and data items (SDF): the fields declared with an `export` rank. */
 export const DEFAULT_FIELDS = exportDefaults();
 
-const PROPERTY_FIELDS = Object.keys(properties.fields).filter((f) => f !== 'id');
+// `molecule_id` (the molecule's own `id`, not stored in the record) is the `id` column already
+const PROPERTY_FIELDS = Object.keys(properties.fields).filter((f) => f !== 'id' && !properties.outer?.[f]);
 
 /**
  * Every field name an export accepts: the molecule's exposed fields, the properties' fields by

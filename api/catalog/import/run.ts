@@ -10,6 +10,7 @@
  * or whose structure does not parse is rejected with its reason; the rest still import.
  */
 import { stat } from 'node:fs/promises';
+import { tracking } from '../audit/audit.ts';
 import { derivedFields, type Derive } from '../mutate/derived.ts';
 import { recordDefaults, type NewDoc } from '../schema/resources.ts';
 import { nextIdentifier } from '../store/open.ts';
@@ -39,6 +40,8 @@ export interface ImportOptions {
   lookahead?: number;
   /** Stops the import between rows (the rows written so far stay; re-importing is idempotent). */
   signal?: AbortSignal;
+  /** Who imports, for the audit trail (absent: the command line or the demo seed, `user_id` null). */
+  user?: { id: number };
 }
 
 type Kind = 'molecules' | 'organisms' | 'citations' | 'collections';
@@ -215,7 +218,9 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
     bytes += n;
   });
   const rows = format === 'sdf' ? parseSdf(chunks) : parseDelimited(chunks, format === 'tsv' ? '\t' : ',');
-  const importer = new Importer(store, opts);
+  // every record a row creates or changes gets its audit entry (`import`), written with the row
+  const audited = tracking(store);
+  const importer = new Importer(audited, opts);
   const lookahead = Math.max(1, opts.lookahead ?? 4);
   const window: ImportRow[] = [];
   // Derivations run outside the store lock (they are CPU work on worker threads); each row's
@@ -223,7 +228,13 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   const write = async (r: ImportRow) => {
     opts.signal?.throwIfAborted();
     if (r.molecule && !r.problem) await importer.cached(r.molecule.canonical_smiles);
-    await store.exclusive(() => importer.row(r));
+    await store.exclusive(async () => {
+      try {
+        await importer.row(r);
+      } finally {
+        await audited.flush(opts.user, 'import');
+      }
+    });
     opts.onProgress?.({ row: r.row, bytes, totalBytes });
   };
   for await (const r of rows) {
@@ -233,6 +244,7 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   }
   for (const r of window) await write(r);
   await importer.refreshCounts();
+  audited.discard(); // counts only: not audited
   opts.onProgress?.({ row: importer.summary.rows, bytes: totalBytes, totalBytes });
   return importer.summary;
 }

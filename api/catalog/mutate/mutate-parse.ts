@@ -6,7 +6,8 @@
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 import { RESOURCES, STATUSES, relation, stored, type FieldType, type RelationDef, type ResourceDef } from '../schema/resources.ts';
 import type { CatalogStore, CollectionName } from '../store/types.ts';
-import { Errors, ROLES } from '../schema/types.ts';
+import { Errors, ROLES, type CatalogUser } from '../schema/types.ts';
+import { checkReportWrites } from '../reports/reports.ts';
 import { checkUserWrites } from '../auth/users.ts';
 import { hasOperatorKeys } from '../search/validate-search.ts';
 
@@ -68,7 +69,22 @@ export interface Op extends Writes {
   key?: number;
 }
 
-function checkValue(t: FieldType, v: unknown, k: string, e: Errors): unknown {
+/** Largest JSON value a `json` field holds (its text). */
+export const MAX_JSON_CHARS = 64 * 1024;
+
+/**
+ * A `json` field's value: an object, at most 64 KiB of JSON, no key holding `.` (nedb refuses it,
+ * MongoDB reads it as a path) or starting with `$` (refused before: an operator).
+ */
+function checkJson(v: unknown, k: string, e: Errors): unknown {
+  if (!isObj(v)) return e.add(k, `The ${k} field must be an object.`);
+  if (JSON.stringify(v).length > MAX_JSON_CHARS) return e.add(k, `The ${k} field must not be greater than ${MAX_JSON_CHARS} characters of JSON.`);
+  const dotted = (x: unknown): boolean => (Array.isArray(x) ? x.some(dotted) : isObj(x) && Object.entries(x).some(([kk, vv]) => kk.includes('.') || kk === '' || dotted(vv)));
+  if (dotted(v)) return e.add(k, `The ${k} field must not have empty keys or keys holding a dot.`);
+  return v;
+}
+
+function checkValue(t: FieldType, v: unknown, k: string, e: Errors, oneOf?: readonly string[]): unknown {
   if (v === null) return null;
   if (hasOperatorKeys(v)) return e.add(k, `The ${k} field must not contain operators.`);
   switch (t) {
@@ -87,13 +103,18 @@ function checkValue(t: FieldType, v: unknown, k: string, e: Errors): unknown {
     case 'string[]':
       if (typeof v === 'string') return [v];
       return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : e.add(k, `The ${k} field must be a list of strings.`);
+    case 'int[]':
+      return Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? [...new Set(v as number[])] : e.add(k, `The ${k} field must be a list of integers.`);
+    case 'json':
+      return checkJson(v, k, e);
     default:
-      return typeof v === 'string' ? v : e.add(k, `The ${k} field must be a string.`);
+      if (typeof v !== 'string') return e.add(k, `The ${k} field must be a string.`);
+      return !oneOf || oneOf.includes(v) ? v : e.add(k, `The selected ${k} is invalid.`);
   }
 }
 
 /** Attribute map → stored field map, with type checks; `id` and server-written fields are refused. */
-function attributes(r: ResourceDef, raw: unknown, k: string, e: Errors): Rec {
+export function attributes(r: ResourceDef, raw: unknown, k: string, e: Errors): Rec {
   if (raw === undefined || (Array.isArray(raw) && !raw.length)) return {}; // PHP reads `{}` and `[]` alike
   if (!isObj(raw)) {
     e.add(k, `The ${k} field must be an array.`);
@@ -113,7 +134,7 @@ function attributes(r: ResourceDef, raw: unknown, k: string, e: Errors): Rec {
       e.add(`${k}.${f}`, `The ${k}.${f} field is prohibited.`);
       continue;
     }
-    out[stored(r, f)] = checkValue(r.fields[f], v, `${k}.${f}`, e);
+    out[stored(r, f)] = checkValue(r.fields[f], v, `${k}.${f}`, e, r.schema.fields[f].oneOf);
   }
   return out;
 }
@@ -184,7 +205,7 @@ async function relOps(r: ResourceDef, raw: unknown, k: string, e: Errors, store:
 }
 
 /** Validates a whole mutate body; throws the collected 422 before anything is derived or written. */
-export async function parseMutate(r: ResourceDef, body: unknown, store: CatalogStore): Promise<Op[]> {
+export async function parseMutate(r: ResourceDef, body: unknown, store: CatalogStore, user?: CatalogUser): Promise<Op[]> {
   const e = new Errors();
   const raw = isObj(body) ? body.mutate : undefined;
   if (raw === undefined || raw === null || (Array.isArray(raw) && !raw.length)) e.add('mutate', 'The mutate field is required.');
@@ -215,6 +236,7 @@ export async function parseMutate(r: ResourceDef, body: unknown, store: CatalogS
     });
   }
   if (r.name === 'users') await checkUserWrites(ops, store, e);
+  if (r.name === 'reports') await checkReportWrites(ops, store, e, user);
   e.throwIfAny();
   return ops;
 }

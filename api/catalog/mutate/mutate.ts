@@ -15,10 +15,13 @@ import { nextIdentifier } from '../store/open.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { Errors, HttpError, type CatalogUser } from '../schema/types.ts';
 import { AppError } from '../../../shared/errors.ts';
+import { tracking } from '../audit/audit.ts';
+import { authorizeReportWrites } from '../reports/reports.ts';
 
 export type { Derive } from './derived.ts';
 type Rec = Record<string, unknown>;
-type Ctx = { store: CatalogStore; user?: CatalogUser; derive: Derive };
+/** `tags`: what the audit entries name as the writer (default `mutate`; an approved report `report:<id>`). */
+type Ctx = { store: CatalogStore; user?: CatalogUser; derive: Derive; tags?: string };
 
 /** A place in the request that sets a molecule's structure, and the molecules it may belong to. */
 interface Site {
@@ -84,12 +87,14 @@ function authorize(ops: Op[], user: CatalogUser | undefined) {
     // attach/detach/toggle/sync need `view` on the related record, which every role has; a toggle
     // or sync that writes attributes needs `update` (Lomkit asks only `view` there).
     const ability = w.operation === 'create' ? 'create' : 'update';
+    // an update of an owner-scoped record (a report) is decided with the record: authorizeReportWrites
+    if (ability === 'update' && w.target.schema.ownerField) continue;
     if (writesAttributes(w) && !can(user, ability, undefined, w.target)) throw new HttpError(403, 'This action is unauthorized.');
   }
 }
 
 export async function mutate(r: ResourceDef, body: unknown, ctx: Ctx) {
-  const ops = await parseMutate(r, body, ctx.store);
+  const ops = await parseMutate(r, body, ctx.store, ctx.user);
   const sites = structureSites(ops);
   const e = new Errors();
   await deriveAll(sites, ctx.derive, e);
@@ -97,12 +102,16 @@ export async function mutate(r: ResourceDef, body: unknown, ctx: Ctx) {
   await checkDuplicates(sites, ctx.store, e);
   e.throwIfAny();
   authorize(ops, ctx.user);
+  if (r.name === 'reports') await authorizeReportWrites(ops, ctx.store, ctx.user);
   if (r.name === 'users') await hashUserPasswords(ops);
   return ctx.store.exclusive(async () => {
     // Derivation ran outside the lock: a concurrent request may have stored the structure since.
     await checkDuplicates(sites, ctx.store, e);
     e.throwIfAny();
-    return new Writer(ctx.store).run(ops);
+    const audited = tracking(ctx.store);
+    const done = await new Writer(audited).run(ops);
+    await audited.flush(ctx.user, ctx.tags ?? 'mutate');
+    return done;
   });
 }
 

@@ -10,8 +10,8 @@
 import type { CollectionName, LinkField } from '../store/types.ts';
 
 /** `decimal`: PostgreSQL decimal(8,2) in COCONUT, so values written through mutate keep 2 places. */
-export type FieldType = 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'status' | 'role' | 'string[]';
-export type ResourceName = 'molecules' | 'collections' | 'citations' | 'organisms' | 'properties' | 'users';
+export type FieldType = 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'status' | 'role' | 'string[]' | 'int[]' | 'json';
+export type ResourceName = 'molecules' | 'collections' | 'citations' | 'organisms' | 'properties' | 'users' | 'reports' | 'audits';
 
 export const STATUSES = ['DRAFT', 'INREVIEW', 'APPROVED', 'REVOKED'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -48,6 +48,13 @@ export interface FieldSpec {
   export?: number;
   /** The rule `detail` advertises, when not the type's own. */
   rule?: string;
+  /**
+   * For a record embedded in another document (properties): the field is that document's field
+   * of this name, not stored in the record (a property's `molecule_id` is its molecule's `id`).
+   */
+  outer?: string;
+  /** The values mutate accepts (a string field holding one of a few words). */
+  oneOf?: readonly string[];
 }
 
 export interface RelationDef {
@@ -69,6 +76,8 @@ export interface ActionDef {
   /** field name → Laravel-style rules, as listed by the detail operation */
   fields: Record<string, string[]>;
   standalone: boolean;
+  /** The lowest role that may run it (default curator). */
+  role?: Role;
 }
 
 export interface ResourceSchema {
@@ -86,6 +95,14 @@ export interface ResourceSchema {
   actions?: ActionDef[];
   /** Every ability on this resource, reading included, is the admin's (user management). */
   adminOnly?: boolean;
+  /** Its route only reads (detail, search): mutate and delete there answer 403 (properties: written through the molecule). */
+  readOnlyRoute?: boolean;
+  /** The lowest role that may create records (default curator; reports: reader). */
+  createRole?: Role;
+  /** The field naming a record's owner: readers see only the records they own (reports). */
+  ownerField?: string;
+  /** Records are never deleted (delete answers 403 to everyone: reports stay readable). */
+  noDelete?: boolean;
   /** One line for docs/catalog.md. */
   doc: string;
 }
@@ -106,6 +123,8 @@ export interface ResourceDef {
   writeOnly?: Record<string, FieldType>;
   /** Every ability on this resource, reading included, is the admin's (user management). */
   adminOnly?: boolean;
+  /** Exposed field → the containing document's field (embedded records: a property's `molecule_id`). */
+  outer?: Record<string, string>;
   relations: RelationDef[];
   limits: number[];
   scopes: string[];
@@ -124,7 +143,8 @@ export function defineResource(s: ResourceSchema): ResourceDef {
   const exposed = entries(s).filter(([, f]) => !f.visibility);
   const writeOnly = entries(s).filter(([, f]) => f.visibility === 'writeOnly');
   const aliases = Object.fromEntries(exposed.filter(([, f]) => f.stored).map(([k, f]) => [k, f.stored!]));
-  const readOnly = exposed.filter(([, f]) => f.readOnly).map(([k]) => k);
+  const readOnly = exposed.filter(([, f]) => f.readOnly || f.outer).map(([k]) => k);
+  const outer = Object.fromEntries(exposed.filter(([, f]) => f.outer).map(([k, f]) => [k, f.outer!]));
   return {
     name: s.name,
     collection: s.collection,
@@ -134,6 +154,7 @@ export function defineResource(s: ResourceSchema): ResourceDef {
     ...(readOnly.length ? { readOnly } : {}),
     ...(writeOnly.length ? { writeOnly: Object.fromEntries(writeOnly.map(([k, f]) => [k, f.type])) } : {}),
     ...(s.adminOnly ? { adminOnly: true } : {}),
+    ...(Object.keys(outer).length ? { outer } : {}),
     relations: s.relations ?? [],
     limits: s.limits ?? [10, 25, 50],
     scopes: Object.keys(s.scopes ?? {}),
@@ -149,6 +170,8 @@ type ValueOf<T extends FieldType> = T extends 'string' ? string
   : T extends 'status' ? Status
   : T extends 'role' ? Role
   : T extends 'string[]' ? string[]
+  : T extends 'int[]' ? number[]
+  : T extends 'json' ? Record<string, unknown>
   : never;
 
 type StoredName<K, F> = F extends { stored: infer N extends string } ? N : K;
@@ -162,5 +185,5 @@ export type DocOf<S extends { fields: Record<string, FieldSpec> }> = { id: numbe
 
 /** The declared fields of a resource's documents under their stored names, without `id`. */
 export type FieldsOf<S extends { fields: Record<string, FieldSpec> }> = {
-  -readonly [K in keyof S['fields'] as K extends 'id' ? never : S['fields'][K] extends { visibility: 'writeOnly' } ? never : StoredName<K, S['fields'][K]>]?: ValueOf<S['fields'][K]['type']> | null;
+  -readonly [K in keyof S['fields'] as K extends 'id' ? never : S['fields'][K] extends { visibility: 'writeOnly' } | { outer: string } ? never : StoredName<K, S['fields'][K]>]?: ValueOf<S['fields'][K]['type']> | null;
 };

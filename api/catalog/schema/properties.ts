@@ -1,6 +1,8 @@
 /**
  * Properties: COCONUT's `PropertiesResource`, one record per molecule, embedded in the molecule
- * document (`properties`, with its own `id`) and written through the molecule. Every path under
+ * document (`properties`, with its own `id`, given once by `setProperties`) and written through the
+ * molecule. `/api/properties` reads them (detail, search); its `molecule_id` is the containing
+ * molecule's `id` (`outer`: never stored, so it cannot disagree with the document it lives in). Every path under
  * it is an embedded-store lookup column (embedded-columns.ts); `index` below adds nedb and MongoDB
  * indexes for the selective ones COCONUT's `/api/search` filters on.
  */
@@ -12,9 +14,11 @@ export const propertiesSchema = defineSchema({
   name: 'properties',
   collection: null,
   className: 'PropertiesResource',
-  doc: 'Computed properties of a molecule (embedded in it; no route of its own).',
+  doc: 'Computed properties of a molecule (embedded in it): `/api/properties` reads them (detail, search); writes go through the molecule.',
+  readOnlyRoute: true,
   fields: {
     id: { type: 'int', doc: 'Its own key, given once.' },
+    molecule_id: { type: 'int', outer: 'id', doc: 'The molecule it belongs to (the containing molecule\'s `id`; not stored).' },
     total_atom_count: { type: 'int', index: m, doc: 'Atoms, hydrogens included.' },
     heavy_atom_count: { type: 'int', index: m, doc: 'Non-hydrogen atoms.' },
     molecular_weight: { type: 'number', index: true, export: 7, doc: 'Average molecular weight.' },

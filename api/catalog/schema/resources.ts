@@ -12,6 +12,8 @@ import { moleculesSchema } from './molecules.ts';
 import { organismsSchema } from './organisms.ts';
 import { propertiesSchema } from './properties.ts';
 import { usersSchema } from './users.ts';
+import { reportsSchema } from './reports.ts';
+import { auditsSchema } from './audits.ts';
 
 export { STATUSES, type ActionDef, type FieldType, type RelationDef, type ResourceDef, type ResourceName } from './define.ts';
 
@@ -22,6 +24,8 @@ export const SCHEMAS: Record<ResourceName, ResourceSchema> = {
   organisms: organismsSchema,
   properties: propertiesSchema,
   users: usersSchema,
+  reports: reportsSchema,
+  audits: auditsSchema,
 };
 
 export const molecules = defineResource(moleculesSchema);
@@ -30,10 +34,12 @@ export const collections = defineResource(collectionsSchema);
 export const citations = defineResource(citationsSchema);
 export const organisms = defineResource(organismsSchema);
 export const users = defineResource(usersSchema);
+export const reports = defineResource(reportsSchema);
+export const audits = defineResource(auditsSchema);
 
-export const RESOURCES: Record<ResourceName, ResourceDef> = { molecules, collections, citations, organisms, properties, users };
-/** The resources with HTTP routes. */
-export const ROUTED: ResourceName[] = ['molecules', 'collections', 'citations', 'organisms', 'users'];
+export const RESOURCES: Record<ResourceName, ResourceDef> = { molecules, collections, citations, organisms, properties, users, reports, audits };
+/** The resources with Lomkit routes (audits are read per record: `GET /api/<r>/{id}/audits`). */
+export const ROUTED: ResourceName[] = ['molecules', 'collections', 'citations', 'organisms', 'properties', 'users', 'reports'];
 
 /** Stored field name of an exposed field. */
 export const stored = (r: ResourceDef, field: string): string => r.aliases?.[field] ?? field;
@@ -54,6 +60,8 @@ export interface CollectionFields {
   citations: FieldsOf<typeof citationsSchema>;
   organisms: FieldsOf<typeof organismsSchema>;
   users: FieldsOf<typeof usersSchema> & { password_hash?: string | null };
+  reports: FieldsOf<typeof reportsSchema>;
+  audits: FieldsOf<typeof auditsSchema>;
   tokens: object;
   meta: object;
 }
@@ -64,6 +72,8 @@ export type CollectionDoc = DocFor<'collections'>;
 export type CitationDoc = DocFor<'citations'>;
 export type OrganismDoc = DocFor<'organisms'>;
 export type UserDoc = DocFor<'users'>;
+export type ReportDoc = DocFor<'reports'>;
+export type AuditDoc = DocFor<'audits'>;
 /** A new record (no `id`: the store assigns it). */
 export type NewDoc<C extends CollectionName> = CollectionFields[C] & Record<string, unknown>;
 

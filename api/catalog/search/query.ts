@@ -126,7 +126,7 @@ async function translateLeaf(r: ResourceDef, field: string, op: string, value: u
   const dot = field.indexOf('.');
   const pre = ctx.prefix ?? '';
   if (dot < 0) {
-    const path = pre + stored(r, field);
+    const path = fieldPath(r, field, pre);
     if ((op === 'like' || op === 'not like') && value !== null && value !== undefined && !TEXT_TYPES.has(r.fields[field])) {
       return likeOnValues(r, field, path, op, value, ctx);
     }
@@ -171,11 +171,21 @@ export async function translateFilters(r: ResourceDef, filters: FilterInput[] | 
   return or(runs.map(and));
 }
 
+/**
+ * Stored path of a field under `prefix`: an embedded record's `outer` field (a property's
+ * `molecule_id`) is the containing document's own field, one level up.
+ */
+export function fieldPath(r: ResourceDef, field: string, prefix = ''): string {
+  const outer = r.outer?.[field];
+  if (outer !== undefined && prefix) return prefix.slice(0, prefix.lastIndexOf('.', prefix.length - 2) + 1) + outer;
+  return prefix + stored(r, field);
+}
+
 export function translateSort(r: ResourceDef, search: SearchInput, prefix = ''): SortKey[] {
   if (!search.sorts?.length) return [{ field: `${prefix}id`, dir: -1, nulls: 'first' }];
   const keys: SortKey[] = search.sorts.map((s) => {
     const dir = s.direction === 'desc' ? -1 : 1;
-    return { field: prefix + stored(r, s.field), dir, nulls: dir === 1 ? 'last' : 'first' };
+    return { field: fieldPath(r, s.field, prefix), dir, nulls: dir === 1 ? 'last' : 'first' };
   });
   if (!search.sorts.some((s) => s.field === 'id')) keys.push({ field: `${prefix}id`, dir: 1, nulls: 'last' });
   return keys;

@@ -1,6 +1,6 @@
 /** Executes a validated search: page query, includes, aggregates, gates, flat paginator. */
 import { and, translateFilters, translateSearch, translateSort, type StructureResolver } from './query.ts';
-import { GATE_KEYS, can } from '../auth/policy.ts';
+import { GATE_KEYS, can, seesAll } from '../auth/policy.ts';
 import { RESOURCES, relation, stored, type RelationDef, type ResourceDef } from '../schema/resources.ts';
 import type { CatalogStore, Doc, Filter } from '../store/types.ts';
 import type { AggregateInput, CatalogUser, IncludeInput, SearchInput } from '../schema/types.ts';
@@ -22,6 +22,29 @@ export function serialize(r: ResourceDef, doc: Rec, fields: string[] = Object.ke
     out[f] = v === undefined ? null : v;
   }
   return out;
+}
+
+/** An embedded record with its `outer` fields filled from the document holding it (a property's `molecule_id`). */
+export function embeddedRecord(r: ResourceDef, holder: Rec, rec: Rec): Rec {
+  if (!r.outer) return rec;
+  return { ...rec, ...Object.fromEntries(Object.entries(r.outer).map(([k, path]) => [k, holder[path]])) };
+}
+
+/** The resource whose documents embed `r`'s records, and the relation they sit under (properties: molecules). */
+export function holderOf(r: ResourceDef): { holder: ResourceDef; rel: RelationDef } {
+  for (const h of Object.values(RESOURCES)) {
+    const rel = h.relations.find((x) => x.storage === 'embedded' && x.target === r.name);
+    if (rel) return { holder: h, rel };
+  }
+  throw new Error(`${r.name} is not embedded in any resource`);
+}
+
+/**
+ * Readers see only the records they own on an owner-scoped resource (reports); everyone else sees all.
+ */
+export function ownerScope(r: ResourceDef, user: CatalogUser | undefined): Filter {
+  const f = r.schema.ownerField;
+  return f && !seesAll(user) ? { [f]: user?.id ?? -1 } : {};
 }
 
 /** Turns dotted includes into a tree; same-name includes merge, each keeps its own options. */
@@ -59,7 +82,7 @@ async function addIncludes(r: ResourceDef, docs: Doc[], out: Rec[], includes: In
       const fields = inc.selects?.length ? inc.selects.map((s) => s.field) : undefined;
       docs.forEach((d, i) => {
         const p = d[rel.name] as Rec | null | undefined;
-        out[i][rel.name] = p && keep.has(d.id) ? withGates(target, p, serialize(target, p, fields), inc, ctx) : null;
+        out[i][rel.name] = p && keep.has(d.id) ? withGates(target, p, serialize(target, embeddedRecord(target, d, p), fields), inc, ctx) : null;
       });
       continue;
     }
@@ -99,7 +122,7 @@ async function addAggregates(r: ResourceDef, docs: Doc[], out: Rec[], aggs: Aggr
         keep = new Set((await ctx.store.find(r.collection!, and([{ id: { $in: [...keep] } }, f]), { fields: ['id'] })).map((d) => d.id));
       }
       docs.forEach((d, i) => {
-        const p = keep.has(d.id) ? (d[rel.name] as Rec) : null;
+        const p = keep.has(d.id) ? embeddedRecord(target, d, d[rel.name] as Rec) : null;
         out[i][key] = aggregate(a.type, p ? [a.field ? p[stored(target, a.field)] : 1] : []);
       });
       continue;
@@ -120,12 +143,33 @@ function withGates(r: ResourceDef, doc: Rec, rec: Rec, s: SearchInput, ctx: Ctx)
   return rec;
 }
 
-export async function search(r: ResourceDef, s: SearchInput, ctx: Ctx) {
-  const q = await translateSearch(r, s, { store: ctx.store, structure: ctx.structure });
+/**
+ * A search of an embedded resource (properties): the holding documents (molecules) that have the
+ * record and match the filters under its prefix, sorted and paged by the record's fields.
+ */
+async function searchEmbedded(r: ResourceDef, s: SearchInput, ctx: Ctx) {
+  const { holder, rel } = holderOf(r);
+  const prefix = `${rel.name}.`;
+  const q = await translateSearch(r, s, { store: ctx.store, structure: ctx.structure, prefix, collection: holder.collection! });
+  const filter = and([{ [`${prefix}id`]: { $exists: true, $ne: null } }, q.filter]);
   const [total, docs] = await Promise.all([
-    ctx.store.count(r.collection!, q.filter),
-    ctx.store.find(r.collection!, q.filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+    ctx.store.count(holder.collection!, filter),
+    ctx.store.find(holder.collection!, filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
   ]);
+  const recs = docs.map((d) => embeddedRecord(r, d, d[rel.name] as Rec));
+  return { q, total, docs: recs as Doc[] };
+}
+
+export async function search(r: ResourceDef, s: SearchInput, ctx: Ctx) {
+  let q, total, docs;
+  if (r.collection) {
+    q = await translateSearch(r, s, { store: ctx.store, structure: ctx.structure });
+    const filter = and([q.filter, ownerScope(r, ctx.user)]);
+    [total, docs] = await Promise.all([
+      ctx.store.count(r.collection, filter),
+      ctx.store.find(r.collection, filter, { sort: q.sort, skip: q.skip, limit: q.limit }),
+    ]);
+  } else ({ q, total, docs } = await searchEmbedded(r, s, ctx));
   const data = docs.map((d) => withGates(r, d, serialize(r, d, q.projection), s, ctx));
   if (s.aggregates?.length) await addAggregates(r, docs, data, s.aggregates, ctx);
   if (s.includes?.length) await addIncludes(r, docs, data, s.includes, ctx);
@@ -145,6 +189,6 @@ export async function search(r: ResourceDef, s: SearchInput, ctx: Ctx) {
 /** Every record id matching a search (no pagination; `limit` caps it), for actions. */
 export async function matchingIds(r: ResourceDef, s: SearchInput, ctx: Ctx): Promise<number[]> {
   const q = await translateSearch(r, s, { store: ctx.store, structure: ctx.structure });
-  const docs = await ctx.store.find(r.collection!, q.filter, { sort: q.sort, limit: s.limit ?? 0, fields: ['id'] });
+  const docs = await ctx.store.find(r.collection!, and([q.filter, ownerScope(r, ctx.user)]), { sort: q.sort, limit: s.limit ?? 0, fields: ['id'] });
   return docs.map((d) => d.id);
 }

@@ -83,7 +83,7 @@ function validateFilter(r: ResourceDef, f: unknown, key: string, depth: number, 
   const reqMsg = `The ${key}.field field is required when ${key}.nested is not present.`;
   let t: FieldType | undefined;
   if (f.field === undefined || f.field === null || f.field === '') e.add(`${key}.field`, reqMsg);
-  else if (typeof f.field !== 'string' || !(t = fieldType(r, f.field))) e.add(`${key}.field`, `The 'field' field is not valid.`);
+  else if (typeof f.field !== 'string' || !(t = fieldType(r, f.field)) || t === 'json') e.add(`${key}.field`, `The 'field' field is not valid.`);
   else out.field = f.field;
   const op = f.operator ?? '=';
   if (typeof op !== 'string' || !OPERATORS.includes(op)) {
@@ -123,7 +123,7 @@ function validateFilter(r: ResourceDef, f: unknown, key: string, depth: number, 
     e.add(vkey, `The ${vkey} field must not contain more than ${MAX_LIKE_WILDCARDS} runs of % wildcards.`);
     return out;
   }
-  const ct: FieldType = like ? 'string' : t === 'string[]' || t === 'status' ? 'string' : t;
+  const ct: FieldType = like ? 'string' : t === 'string[]' || t === 'status' ? 'string' : t === 'int[]' ? 'int' : t;
   if (Array.isArray(v)) {
     const vals: unknown[] = [];
     for (const [j, x] of v.entries()) {
@@ -181,7 +181,7 @@ export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Err
     const k = `${key}.sorts.${n}`;
     const o = isObj(x) ? x : {};
     if (o.field === undefined || o.field === null || o.field === '') e.add(`${k}.field`, `The ${k}.field field is required.`);
-    else if (typeof o.field !== 'string' || !Object.hasOwn(r.fields, o.field)) e.add(`${k}.field`, `The selected ${k}.field is invalid.`);
+    else if (typeof o.field !== 'string' || !Object.hasOwn(r.fields, o.field) || r.fields[o.field] === 'json') e.add(`${k}.field`, `The selected ${k}.field is invalid.`);
     if (o.direction !== undefined && o.direction !== 'asc' && o.direction !== 'desc') e.add(`${k}.direction`, `The selected ${k}.direction is invalid.`);
     return { field: o.field as string, direction: (o.direction ?? 'asc') as 'asc' | 'desc' };
   });

@@ -23,6 +23,8 @@
  * - `users` (`email`, `name`, `role`, `password_hash`) and `tokens` (`user_id`, `name`,
  *   `token_hash`, `created_at`, `last_used_at`): auth, see `api/catalog/auth/auth.ts`.
  * - `meta`: bookkeeping records by `key` (e.g. `demo_seed`, the first-start demo import).
+ * - `reports`: submissions and reports (api/catalog/schema/reports.ts); `audits`: the audit trail,
+ *   one entry per write to a record (api/catalog/schema/audits.ts, api/catalog/audit/).
  *
  * Missing optional fields may be left out or null: queries treat both alike.
  *
@@ -58,7 +60,9 @@ export type CollectionName =
   | 'collections'
   | 'users'
   | 'tokens'
-  | 'meta';
+  | 'meta'
+  | 'reports'
+  | 'audits';
 
 export const COLLECTIONS: readonly CollectionName[] = [
   'molecules',
@@ -68,6 +72,8 @@ export const COLLECTIONS: readonly CollectionName[] = [
   'users',
   'tokens',
   'meta',
+  'reports',
+  'audits',
 ];
 
 /** The link-list fields on molecules. */
