@@ -7,7 +7,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import catalogPlugin from './catalog/plugin.ts';
-import { exportOptions } from './catalog/export-routes.ts';
+import { exportOptions } from './catalog/export/routes.ts';
 import type { ApiContext } from '../shared/ops/types.ts';
 import errors from './plugins/errors.ts';
 import metricsPlugin from './plugins/metrics.ts';
@@ -20,6 +20,7 @@ import healthRoutes from './plugins/health.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import type { Services } from './services.ts';
+import { clientErrorHandler, lingerAfterEarlyAnswers } from './client-error.ts';
 
 export interface AppOptions {
   services: Services;
@@ -34,7 +35,12 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests the HTTP parser refuses (over-long URL or headers, malformed HTTP): a 4xx with a
+    // body and `Connection: close`, never a reset (api/client-error.ts).
+    clientErrorHandler,
   });
+  // A connection closed after an answer sent before its request's body was read (413) lingers.
+  lingerAfterEarlyAnswers(app.server);
 
   await app.register(errors);
   await app.register(metricsPlugin, { metrics });

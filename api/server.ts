@@ -4,6 +4,7 @@
  * Without REDIS_URL this one process is the whole service (inline runner, embedded store).
  */
 import closeWithGrace from 'close-with-grace';
+import { graceOptions } from '../shared/shutdown.ts';
 import { loadConfigOrExit } from '../shared/config.ts';
 import { seedDemoIfEmpty } from './catalog/import/demo.ts';
 import { buildApp } from './app.ts';
@@ -20,7 +21,7 @@ const app = await buildApp({
   logger: { level: config.LOG_LEVEL },
 });
 
-closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS + 5_000 }, async ({ signal, err }) => {
+closeWithGrace(graceOptions(config.SHUTDOWN_GRACE_MS + 5_000), async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'fatal error, shutting down');
   else app.log.info({ signal }, 'shutting down');
   await app.close();

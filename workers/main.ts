@@ -4,6 +4,7 @@
  * taking jobs, let running ones finish within SHUTDOWN_GRACE_MS, hand the rest back, close the pool.
  */
 import closeWithGrace from 'close-with-grace';
+import { graceOptions } from '../shared/shutdown.ts';
 import { healthServer } from './health.ts';
 import { loadConfigOrExit, threadConfig } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
@@ -62,7 +63,7 @@ log('worker ready', { threads: config.WORKERS, metrics_port: typeof addr === 'ob
 
 // SIGTERM/SIGINT: stop taking jobs, let running ones finish within the grace period, hand the
 // rest back. An uncaught error is logged and takes the same path.
-closeWithGrace({ delay: config.SHUTDOWN_GRACE_MS + 5_000 }, async ({ signal, err }) => {
+closeWithGrace(graceOptions(config.SHUTDOWN_GRACE_MS + 5_000), async ({ signal, err }) => {
   if (err) log('fatal error, shutting down', { err: err.message, stack: err.stack });
   else log('shutting down', { signal });
   stopSearch();

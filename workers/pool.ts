@@ -66,8 +66,15 @@ const ABORT_GRACE_MS = 1_000;
 const TASKS_PER_THREAD = 2;
 /** Most quick tasks in one message. */
 const MAX_BATCH = 16;
-/** Times a task is handed to another thread after the one holding it died or faulted before running it. */
-const MAX_HAND_OVERS = 3;
+/**
+ * Times a task is handed to another thread after the one holding it died or faulted before running
+ * it. The bound only stops a task that would kill every thread it reaches. Deaths for other tasks'
+ * sake come in runs: one hostile structure faults several tasks in a row (classification, the
+ * catalog's query and scan), each fault ends a thread, and a task queued behind them follows them
+ * from thread to thread. With 3, an innocent quick call was answered 500 "worker exited" after
+ * the third such fault (issue 3, found by bench/fuzz-api.ts).
+ */
+const MAX_HAND_OVERS = 8;
 
 interface InFlight {
   seq: number;
@@ -98,6 +105,8 @@ export class ChemPool {
   private batchesInFlight = 0;
   /** Messages sent to the threads and tasks they carried, since the start (bench/pool.ts, tests). */
   readonly sent = { messages: 0, tasks: 0 };
+  /** Threads replaced because their RDKit WebAssembly memory outgrew its bound (workers/thread.ts). */
+  retired = 0;
   private readonly size: number;
   /** What the threads load (workers/bundle.ts) and the Node options they start with. */
   readonly code: ThreadModule;
@@ -230,8 +239,9 @@ export class ChemPool {
     const attempt = (): Promise<unknown> => {
       this.sent.messages++;
       this.sent.tasks++;
-      return this.piscina.run({ task, args, seq, notify }).then(
+      return this.piscina.run({ task, args: entry.args, seq, notify }).then(
         (outcome) => {
+          if (outcome.retire) this.retire(outcome.retire);
           // The outcome can overtake the `started` message: the task did run.
           this.markStarted(entry);
           if (entry.reason) throw entry.reason;
@@ -252,6 +262,9 @@ export class ChemPool {
       clearTimeout(timer);
       hooks.signal?.removeEventListener('abort', onAbort);
       this.inflight.delete(seq);
+      // The handle outlives the task (a polled job keeps it for JOB_RESULT_TTL): not its input,
+      // which can be a 27 MB PDF in base64 (issue 3).
+      entry.args = undefined;
     });
     // The early promise loses the race when the work ends first; its rejection is not an error then.
     early.catch(() => {});
@@ -285,6 +298,8 @@ export class ChemPool {
       (this.piscina.run(message) as unknown as Promise<BatchOutcome[]>).then(
         (outcomes) => {
           this.batchesInFlight--;
+          const retire = outcomes[outcomes.length - 1];
+          if (retire && 'retire' in retire && retire.retire) this.retire(retire.retire);
           batch.forEach((e, i) => this.settleBatched(e, outcomes[i]));
           this.pump();
         },
@@ -334,6 +349,14 @@ export class ChemPool {
     if (entry.isStarted) return;
     entry.isStarted = true;
     entry.hooks.onStart?.();
+  }
+
+  /** Terminates a thread that asked to be replaced (Piscina starts a fresh one). */
+  private retire(threadId: number) {
+    const thread = this.piscina.threads.find((w) => w.threadId === threadId);
+    if (!thread) return;
+    this.retired++;
+    void thread.terminate();
   }
 
   /** Index of the slot whose thread is running task `seq`, or -1. */

@@ -44,7 +44,12 @@ export interface ThreadTask {
   notify: boolean;
 }
 
-export type ThreadOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+/**
+ * `retire` (the thread's id) rides on the last outcome a thread answers before it asks to be
+ * replaced: its RDKit WebAssembly memory grew past the bound (workers/thread.ts). The thread
+ * starts nothing after it; the pool terminates it once the outcome is in.
+ */
+export type ThreadOutcome = ({ ok: true; value: unknown } | { ok: false; error: unknown }) & { retire?: number };
 
 /**
  * Several quick tasks in one Piscina message (workers/pool.ts, "Batches"): the thread runs them

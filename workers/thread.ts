@@ -75,6 +75,30 @@ function collectIfGrown(tasks: number) {
 }
 
 /**
+ * A WebAssembly memory grows and never shrinks: one input that makes RDKit allocate much (the
+ * largest structures, tables sized by a molblock's counts) would keep the thread's memory, and
+ * the process's RSS, at that height for good (issue 3: 16 → 51 MiB per thread over a fuzz run).
+ * A thread whose RDKit memory grew past WASM_RETIRE_FACTOR times what it started with asks to be
+ * replaced after the task that grew it: the request rides on that task's outcome (so the pool
+ * has the answer before it terminates the thread), and the thread starts nothing after it (a
+ * task already handed to it is handed to another thread, as after a fault). A fresh thread
+ * starts at the initial size.
+ */
+const WASM_RETIRE_FACTOR = 2;
+const wasmAtStart = wasmMemoryBytes();
+let retiring = false;
+
+function retireIfGrown<T extends ThreadOutcome | BatchOutcome[]>(outcome: T): T {
+  // A faulted module is replaced anyway (the fault path); a retiring thread asked already.
+  if (retiring || rdkitFault() || wasmMemoryBytes() <= WASM_RETIRE_FACTOR * wasmAtStart) return outcome;
+  const last = Array.isArray(outcome) ? outcome[outcome.length - 1] : outcome;
+  if (!last || 'fault' in last || 'notStarted' in last) return outcome;
+  retiring = true;
+  (last as ThreadOutcome).retire = threadId;
+  return outcome;
+}
+
+/**
  * One task at a time, even when a task awaits (PDF reading, network lookups, structure
  * generation): the second task handed to this thread stays unstarted until the first ends, as it
  * does behind a synchronous task. Otherwise it would run meanwhile, and a thread terminated for
@@ -82,9 +106,9 @@ function collectIfGrown(tasks: number) {
  */
 let turn: Promise<unknown> = Promise.resolve();
 export default function run(t: ThreadTask | ThreadBatch): Promise<ThreadOutcome | BatchOutcome[]> {
-  const outcome = turn.then((): Promise<ThreadOutcome | BatchOutcome[]> => {
+  const outcome = turn.then(async (): Promise<ThreadOutcome | BatchOutcome[]> => {
     collectIfGrown('batch' in t ? t.batch.length : 1);
-    return 'batch' in t ? runBatch(t.batch) : runSingle(t);
+    return retireIfGrown('batch' in t ? await runBatch(t.batch) : await runSingle(t));
   });
   turn = outcome.catch(() => {});
   return outcome;
@@ -93,9 +117,9 @@ export default function run(t: ThreadTask | ThreadBatch): Promise<ThreadOutcome 
 const never = () => new Promise<never>(() => {});
 
 async function runSingle(t: ThreadTask): Promise<ThreadOutcome> {
-  // This thread's module faulted under an earlier task and the pool is about to terminate it:
-  // leave the task unstarted, so that it is handed to another thread.
-  if (rdkitFault()) return never();
+  // This thread's module faulted under an earlier task, or the thread asked to be replaced, and
+  // the pool is about to terminate it: leave the task unstarted, so that it is handed to another thread.
+  if (rdkitFault() || retiring) return never();
   const { outcome, fault } = await runOne(t);
   if (fault) {
     // Whatever the task answered was computed by a broken module: report the fault instead,
@@ -113,7 +137,7 @@ async function runSingle(t: ThreadTask): Promise<ThreadOutcome> {
 async function runBatch(tasks: ThreadTask[]): Promise<BatchOutcome[]> {
   const out: BatchOutcome[] = [];
   for (const t of tasks) {
-    if (rdkitFault()) {
+    if (rdkitFault() || retiring) {
       out.push({ ok: false, notStarted: true });
       continue;
     }

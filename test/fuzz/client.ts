@@ -3,10 +3,13 @@
  * or a connection the server dropped before answering (reset, hang-up, a response cut short), or
  * no answer at all within the client's time limit.
  *
- * Keep-alive sockets are reused. A reset on a reused socket before any byte of an answer is the
- * well-known keep-alive race (the server closed an idle socket as the request left), not the
- * server dropping this request: such a request is sent once more on a fresh connection, and only
- * a failure there counts.
+ * Keep-alive sockets are reused. A connection closed before any byte of an answer is a finding,
+ * also on a reused socket: it was once excused as the keep-alive race (the server closing an idle
+ * socket as the request left), but the server advertises its keep-alive timeout and Node's Agent
+ * retires idle sockets a second before it, so the race cannot happen here; what it hid was the
+ * server destroying a connection after an answer that promised keep-alive (issue 3: the request
+ * after a 431 on the same socket was reset). Such a request is still sent once more on a fresh
+ * connection, so that its own answer is classified too, and `Answer.retried` says why.
  */
 import http from 'node:http';
 import type { Req } from './types.ts';
@@ -21,13 +24,16 @@ export interface Answer {
   /** No answer within the client's limit. */
   timedOut?: boolean;
   ms: number;
-  retried?: boolean;
+  /** The first try was closed without an answer on a reused keep-alive socket (this, `dropped`): the answer is the second try's, on a fresh one. */
+  retried?: string;
 }
 
 const MAX_BODY = 256 * 1024;
 
 export class Client {
   private readonly agent: http.Agent;
+  /** Sockets that carried a request already (`req.reusedSocket` misses a socket handed to a queued request). */
+  private readonly used = new WeakSet<object>();
   constructor(
     readonly host: string,
     readonly port: number,
@@ -41,7 +47,7 @@ export class Client {
     const first = await this.once(req, this.agent);
     if (first.dropped && first.reused && first.status === undefined) {
       const again = await this.once(req, false);
-      return { ...again, retried: true };
+      return { ...again, retried: first.dropped };
     }
     return first;
   }
@@ -72,6 +78,11 @@ export class Client {
         resolve({ dropped: undefined, status: -1, body: Buffer.from(String((e as Error).message)), ms: 0 });
         return;
       }
+      let reused = false;
+      req.on('socket', (sock) => {
+        reused = this.used.has(sock);
+        this.used.add(sock);
+      });
       const timer = setTimeout(() => {
         done({ timedOut: true });
         req.destroy();
@@ -91,7 +102,7 @@ export class Client {
         // The server may answer (413, 431) and close while the rest of the body is still being
         // written: an answer that arrived is an answer; the write error after it is not a drop.
         if (status !== undefined) return;
-        done({ dropped: e.code ?? e.message, reused: req.reusedSocket });
+        done({ dropped: e.code ?? e.message, reused: reused || req.reusedSocket });
       });
       if (body !== undefined) {
         if (chunked) {

@@ -4,14 +4,16 @@
  * no dropped connection, no answerless request, no thread or process crash, every write refused
  * and the catalog unchanged, /health still answering. Nothing here is about time.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Mode } from '../helpers/app.ts';
 import { Client, type Answer } from './client.ts';
 import { diffSnapshots, startServer } from './server.ts';
 import { generateCase } from './targets.ts';
 import type { Case } from './types.ts';
-import type { Finding, FindingKind, Report } from './report.ts';
+import type { Finding, FindingKind, MemorySample, Report } from './report.ts';
 
-export type { Finding, FindingKind, Report } from './report.ts';
+export type { Finding, FindingKind, MemorySample, Report } from './report.ts';
 export { formatReport } from './report.ts';
 
 export interface FuzzOptions {
@@ -28,7 +30,30 @@ export interface FuzzOptions {
   log?: (line: string) => void;
   /** Print each case as it is answered. */
   verbose?: boolean;
+  /**
+   * Cases run before the measured ones (numbered after them, so case N stays the same input),
+   * checked like every other; the memory at their end is the run's starting figure.
+   */
+  warmup?: number;
+  /** Print the memory at every progress line. */
+  memory?: boolean;
 }
+
+const MB = 1048576;
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+/**
+ * The process's memory after a full collection of its main heap (so that a figure is what is
+ * kept, not where V8's collector happened to be: the fuzzer's own requests of up to 20 MB live
+ * in the same heap), and each chemistry thread's RDKit WebAssembly memory (MiB).
+ */
+function memorySample(pools: { wasmMemory(): number[] }[]): MemorySample {
+  collect();
+  const m = process.memoryUsage();
+  const mb = (n: number) => Math.round(n / MB);
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers), wasmMb: pools.flatMap((p) => p.wasmMemory()).map(mb) };
+}
+const formatMemory = (m: MemorySample) => `rss ${m.rssMb} MB (heap ${m.heapUsedMb}, external ${m.externalMb}, array buffers ${m.arrayBuffersMb}; WASM per thread ${m.wasmMb.join('/')} MiB)`;
 
 const inc = (m: Record<string, number>, k: string, n = 1) => (m[k] = (m[k] ?? 0) + n);
 const text = (a: Answer) => (a.body ? a.body.subarray(0, 400).toString('utf8') : '');
@@ -90,15 +115,16 @@ export async function runFuzz(opts: FuzzOptions): Promise<Report> {
   if (!server) throw new Error(`FUZZ_MODE=${opts.mode}: no Redis available (set REDIS_URL, run one on 127.0.0.1:6379, or install redis-server)`);
   const client = new Client(server.host, server.port, timeoutMs, opts.concurrency + 40);
   const before = await server.snapshot();
-  const rssBefore = process.memoryUsage().rss;
-  log(`fuzz: seed ${opts.seed}, ${opts.only ? `cases ${opts.only.join(',')}` : `${opts.cases} cases`}, concurrency ${opts.concurrency}, ${opts.mode} mode, server ${server.base}, catalog ${JSON.stringify(before.counts)}`);
+  const warmup = opts.only ? 0 : (opts.warmup ?? 0);
+  const atStart = memorySample(server.pools);
+  log(`fuzz: seed ${opts.seed}, ${opts.only ? `cases ${opts.only.join(',')}` : `${opts.cases} cases${warmup ? ` after ${warmup} of warm-up` : ''}`}, concurrency ${opts.concurrency}, ${opts.mode} mode, server ${server.base}, catalog ${JSON.stringify(before.counts)}`);
 
   const report: Report = {
-    seed: opts.seed, mode: opts.mode, cases: 0, requests: 0, perTarget: {}, statuses: {}, statusesPerTarget: {}, mcpToolStatuses: {}, jobs: {},
+    seed: opts.seed, warmup, mode: opts.mode, cases: 0, requests: 0, perTarget: {}, statuses: {}, statusesPerTarget: {}, mcpToolStatuses: {}, jobs: {},
     retriedOnFreshSocket: 0, timeouts: [], busy: {}, slowest: [], generatorErrors: [], unsendable: 0, findings: [],
     counts: { fiveXX: 0, dropped: 0, noAnswer: 0, crashes: 0, changedRecords: 0, writesAccepted: 0, writes: 0 },
-    threads: { exits: 0, created: 0, errors: [], idsAtStart: server.threadIds(), idsAtEnd: [] },
-    rss: { beforeMb: 0, afterMb: 0 }, store: { before: before.hash, after: '', counts: before.counts, diff: { added: [], removed: [], changed: [] } }, health: 0, seconds: 0,
+    threads: { exits: 0, created: 0, retired: 0, errors: [], idsAtStart: server.threadIds(), idsAtEnd: [] },
+    rss: { beforeMb: 0, afterMb: 0 }, memory: { start: atStart, afterWarmup: atStart, end: atStart, peakRssMb: atStart.rssMb }, store: { before: before.hash, after: '', counts: before.counts, diff: { added: [], removed: [], changed: [] } }, health: 0, seconds: 0,
   };
   /** A 5xx that is a finding: not a 503 of an external service, not a time limit (504, listed apart). */
   const serverFault = (i: number, c: Case, status: number, detail: string) => {
@@ -152,7 +178,11 @@ export async function runFuzz(opts: FuzzOptions): Promise<Report> {
 
   const classify = async (i: number, c: Case, a: Answer) => {
     report.requests++;
-    if (a.retried) report.retriedOnFreshSocket++;
+    if (a.retried) {
+      // Closed without an answer on a reused keep-alive socket: a finding (test/fuzz/client.ts).
+      report.retriedOnFreshSocket++;
+      find({ kind: 'dropped', index: i, target: c.target, label: c.label, detail: `${a.retried} on a reused keep-alive connection before any answer (then ${a.status ?? a.dropped ?? 'no answer'} on a fresh one)` });
+    }
     if (a.status === -1) {
       report.unsendable++;
       return;
@@ -206,36 +236,53 @@ export async function runFuzz(opts: FuzzOptions): Promise<Report> {
     }
   };
 
-  const queue = opts.only ?? Array.from({ length: opts.cases }, (_, i) => i);
-  let next = 0;
-  let done = 0;
-  const progressEvery = Math.max(1, Math.floor(queue.length / 20));
-  const sender = async () => {
-    while (next < queue.length) {
-      const i = queue[next++];
-      let c: Case;
-      try {
-        c = generateCase(opts.seed, i, server.ctx, server.limits);
-      } catch (e) {
-        // A fault of the fuzzer itself, not of the server: reported, never hidden.
-        report.generatorErrors.push(`case ${i}: ${(e as Error)?.stack ?? e}`);
-        continue;
-      }
-      report.cases++;
-      inc(report.perTarget, c.target);
-      await track(i, `${c.target} ${c.label}`, (async () => {
-        if (c.burst) {
-          const answers = await Promise.all(Array.from({ length: c.burst }, () => client.send(c.req)));
-          for (const a of answers) await classify(i, c, a);
-        } else {
-          await classify(i, c, await client.send(c.req));
-        }
-      })()).catch((e: unknown) => report.generatorErrors.push(`case ${i} (runner): ${(e as Error)?.stack ?? e}`));
-      if (++done % progressEvery === 0) log(`  ${done}/${queue.length} cases, ${report.findings.length} findings, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    }
+  const sample = () => {
+    const m = memorySample(server.pools);
+    report.memory.peakRssMb = Math.max(report.memory.peakRssMb, m.rssMb);
+    return m;
   };
-  await Promise.all(Array.from({ length: Math.min(opts.concurrency, queue.length) }, sender));
+  // The highest RSS seen (sampled every 500 ms, no collection forced, and at every sample).
+  const peakTimer = setInterval(() => (report.memory.peakRssMb = Math.max(report.memory.peakRssMb, Math.round(process.memoryUsage.rss() / MB))), 500);
+  peakTimer.unref();
+  const send = async (queue: number[], phase: string) => {
+    let next = 0;
+    let done = 0;
+    const progressEvery = Math.max(1, Math.floor(queue.length / 20));
+    const sender = async () => {
+      while (next < queue.length) {
+        const i = queue[next++];
+        let c: Case;
+        try {
+          c = generateCase(opts.seed, i, server.ctx, server.limits);
+        } catch (e) {
+          // A fault of the fuzzer itself, not of the server: reported, never hidden.
+          report.generatorErrors.push(`case ${i}: ${(e as Error)?.stack ?? e}`);
+          continue;
+        }
+        report.cases++;
+        inc(report.perTarget, c.target);
+        await track(i, `${c.target} ${c.label}`, (async () => {
+          if (c.burst) {
+            const answers = await Promise.all(Array.from({ length: c.burst }, () => client.send(c.req)));
+            for (const a of answers) await classify(i, c, a);
+          } else {
+            await classify(i, c, await client.send(c.req));
+          }
+        })()).catch((e: unknown) => report.generatorErrors.push(`case ${i} (runner): ${(e as Error)?.stack ?? e}`));
+        if (++done % progressEvery === 0) log(`  ${phase}${done}/${queue.length} cases, ${report.findings.length} findings, ${((performance.now() - started) / 1000).toFixed(0)} s${opts.memory ? `, ${formatMemory(sample())}` : ''}`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency, queue.length) }, sender));
+  };
+  if (warmup) {
+    await send(Array.from({ length: warmup }, (_, i) => opts.cases + i), 'warm-up: ');
+    report.memory.afterWarmup = sample();
+    log(`  after ${warmup} warm-up cases: ${formatMemory(report.memory.afterWarmup)}`);
+  }
+  await send(opts.only ?? Array.from({ length: opts.cases }, (_, i) => i), '');
+  report.memory.end = sample();
   clearInterval(stallTimer);
+  clearInterval(peakTimer);
   log('  all cases answered; final checks');
 
   // Background work a write may have queued, then the final checks.
@@ -247,10 +294,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<Report> {
   report.store.diff = diffSnapshots(before, after);
   const changed = report.store.diff.added.length + report.store.diff.removed.length + report.store.diff.changed.length;
   if (changed) find({ kind: 'store-changed', detail: JSON.stringify(report.store.diff).slice(0, 2000) });
-  report.threads = { ...report.threads, exits: server.threads.exits, created: server.threads.created, errors: server.threads.errors, idsAtEnd: server.threadIds() };
+  report.threads = { ...report.threads, exits: server.threads.exits, created: server.threads.created, retired: server.pools.reduce((n, p) => n + (p.retired ?? 0), 0), errors: server.threads.errors, idsAtEnd: server.threadIds() };
   for (const e of server.threads.errors) find({ kind: 'thread-crash', detail: e });
   for (const e of crashes) find({ kind: 'process-crash', detail: e.slice(0, 2000) });
-  report.rss = { beforeMb: Math.round(rssBefore / 1048576), afterMb: Math.round(process.memoryUsage().rss / 1048576) };
+  report.rss = { beforeMb: report.memory.afterWarmup.rssMb, afterMb: report.memory.end.rssMb };
 
   const count = (...k: FindingKind[]) => report.findings.filter((f) => k.includes(f.kind)).length;
   report.counts = {

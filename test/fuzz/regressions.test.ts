@@ -7,7 +7,7 @@ import t from 'tap';
 import http from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { build } from '../helpers/app.ts';
 import { multipart } from './gen/http.ts';
 import { corpus } from './corpus.ts';
@@ -173,4 +173,83 @@ t.test('a task that awaits is not taken down by a fault of the task behind it', 
   const fault = outcome(runTask(pool, 'generate_canonical_smiles', { smiles: 'C'.repeat(2000), toolkit: 'rdkit' }, { timeoutMs: 30_000 }));
   t.match(await fault, { status: 422, code: 'wasm_fault' }, 'the faulting task: 422');
   t.match(await lookup, { ok: { canonical_smiles: 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', success: true } }, 'the lookup before it: answered');
+});
+
+t.test('requests the HTTP parser refuses are answered 4xx with a body, and never cost the next request its answer', async (t) => {
+  // api/client-error.ts (issue 3): Fastify's default answer to an over-long URL or header block
+  // (431) carried no `Connection: close` and the socket was destroyed at once, so a keep-alive
+  // client sent its next request into a dead socket: a descriptor request with a long ring SMILES
+  // and a `$where` catalog search were reset without any answer, ~10 ms after they left.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+    new Promise<{ status?: number; connection?: string; body?: string; error?: string; socket?: unknown }>((resolve) => {
+      const req = http.request(`${base}${path}`, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, body: Buffer.concat(chunks).toString('utf8'), socket: req.socket }));
+        res.on('error', (e: NodeJS.ErrnoException) => resolve({ error: `response ${e.code ?? e.message}` }));
+      });
+      req.setTimeout(30_000, () => req.destroy(new Error('no answer within 30 s')));
+      req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
+      req.end(body);
+    });
+  const ring = (n: number) => `/latest/chem/descriptors/multiple?smiles=${'C1'.repeat(n)},CCO`;
+  const where = () => send('POST', '/api/citations/search', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ search: { filters: [{ field: '$where', value: '1' }] } }));
+  const detail = (body?: string) => {
+    try {
+      return (JSON.parse(body ?? '') as { detail?: unknown }).detail;
+    } catch {
+      return undefined;
+    }
+  };
+
+  // Each shape, then the other, several times over one keep-alive connection (maxSockets 1).
+  const seen: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const ok = await send('GET', '/convert/canonicalsmiles?smiles=CCO');
+    t.equal(ok.status, 200, `round ${round}: a valid request first`);
+    const long = await send('GET', ring(20_000));
+    t.equal(long.status, 414, `round ${round}: a 40,000-character ring SMILES in the URL: 414`);
+    t.match(detail(long.body), /URI Too Long.*16384/, 'its detail names the limit');
+    t.equal(long.connection, 'close', 'and says the connection closes');
+    const search = await where();
+    t.equal(search.status, 422, `round ${round}: the $where search after it is answered (${search.error ?? 'no reset'})`);
+    t.match(search.body, /The 'field' field is not valid/);
+    const under = await send('GET', ring(1000));
+    t.equal(under.status, 422, `round ${round}: a ring SMILES under the URL limit: 422`);
+    t.match(detail(under.body), /heavy atoms/);
+    const headers = await send('GET', '/health', { 'x-big': 'x'.repeat(20_000) });
+    t.equal(headers.status, 431, `round ${round}: headers over 16 KB: 431`);
+    t.match(detail(headers.body), /Request Header Fields Too Large/);
+    const after = await send('GET', '/convert/canonicalsmiles?smiles=CCO');
+    t.equal(after.status, 200, `round ${round}: the request after the 431 is answered (${after.error ?? 'no reset'})`);
+    seen.push(...[ok, long, search, under, headers, after].filter((a) => a.error).map((a) => a.error!));
+  }
+  t.same(seen, [], 'no connection closed without an answer');
+
+  // Pipelined behind a request still running on the same connection: the answers keep their order.
+  const { connect } = await import('node:net');
+  const raw = await new Promise<string>((resolve) => {
+    const s = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+    let got = '';
+    s.on('data', (d) => (got += d.toString('latin1')));
+    s.on('error', () => {});
+    s.on('close', () => resolve(got));
+    // Written, not ended: a client that half-closes gets nothing from Node's server anyway.
+    s.on('connect', () => s.write(`GET /convert/canonicalsmiles?smiles=CCO HTTP/1.1\r\nHost: x\r\n\r\nGET ${ring(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+  });
+  // (Pipelined, the refused request does not start the packet the parser was reading: 431, not 414.)
+  t.match(raw, /^HTTP\/1\.1 200 [\s\S]*\r\n\r\n"CCO"HTTP\/1\.1 431 [\s\S]*Connection: close\r\n\r\n\{"detail":"Request Header Fields Too Large/, 'pipelined: 200 first, then the 431');
+
+  // Malformed HTTP: 400 with a body.
+  const bad = await new Promise<string>((resolve) => {
+    const s = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+    let got = '';
+    s.on('data', (d) => (got += d.toString('latin1')));
+    s.on('error', () => {});
+    s.on('close', () => resolve(got));
+    s.on('connect', () => s.write('GET /health HTTP/1.1\r\nHost: x\r\nbad header line\r\n\r\n'));
+  });
+  t.match(bad, /^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*Connection: close\r\n\r\n\{"detail":"Bad Request: malformed HTTP request/, 'a header line without a colon: 400 with a body');
 });

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { build, type Mode, type TestApp } from '../helpers/app.ts';
-import { ensureUser, issueToken } from '../../api/catalog/auth.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { importFile } from '../../api/catalog/import/run.ts';
 import type { CollectionName } from '../../api/catalog/store/types.ts';
 import type { ChemPool } from '../../workers/pool.ts';

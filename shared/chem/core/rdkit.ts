@@ -7,6 +7,7 @@ import rdkitPackage from '@rdkit/rdkit';
 import type { MainModule, Mol } from '@rdkit/rdkit';
 import { AppError, invalidStructure } from '../../errors.ts';
 import { KEEP_HS, skipsHydrogenRemoval } from './parse-fast-path.ts';
+import { assertMolblockCounts } from './molblock-counts.ts';
 
 export { skipsHydrogenRemoval };
 
@@ -219,8 +220,8 @@ export function assertSmartsNesting(text: string): void {
 }
 
 /**
- * 422 before parsing when a structure text is longer than MAX_STRUCTURE_CHARS or has more heavy
- * atoms than RDKit's WASM stack can take.
+ * 422 before parsing when a structure text is longer than MAX_STRUCTURE_CHARS, has more heavy
+ * atoms than RDKit's WASM stack can take, or is a V3000 molblock whose counts exceed its blocks.
  */
 export function assertStructureSize(text: string): void {
   // parseMol checks its text, then the get_mol wrapper checks the same string again: the last
@@ -229,6 +230,7 @@ export function assertStructureSize(text: string): void {
   if (text.length > MAX_STRUCTURE_CHARS) {
     throw new AppError(422, `Structure too large: ${text.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
   }
+  if (text.includes('\n')) assertMolblockCounts(text);
   const n = countHeavyAtoms(text);
   const limit = maxHeavyAtoms();
   if (n > limit) {

@@ -12,7 +12,7 @@ import { NUMBERS, hostileJson, hostileString, operatorObject, pct, pollutedJsonT
 
 export type R = 'molecules' | 'organisms' | 'citations' | 'collections' | 'users';
 export const RESOURCES: R[] = ['molecules', 'molecules', 'molecules', 'organisms', 'citations', 'collections', 'users'];
-const BAD_RESOURCES = ['properties', 'tokens', 'meta', '__proto__', 'constructor', 'Molecules', 'molecules%00', '..', 'molecules/..', 'x'.repeat(300)];
+const BAD_RESOURCES = ['property', 'audits', 'tokens', 'meta', '__proto__', 'constructor', 'Molecules', 'molecules%00', '..', 'molecules/..', 'x'.repeat(300)];
 
 const FIELDS: Record<R, string[]> = {
   molecules: ['id', 'name', 'canonical_smiles', 'identifier', 'standard_inchi_key', 'status', 'active', 'cas', 'annotation_level', 'has_stereo', 'murko_framework', 'iupac_name',
