@@ -14,20 +14,11 @@
 import type { CatalogStore } from '../api/catalog/store/types.ts';
 import type { StructureSearch } from '../api/catalog/structure/structure.ts';
 import { coconutSearch } from '../api/catalog/coconut-search/search.ts';
+import { rng } from './data/search-catalog.ts';
 
 type Report = (label: string, xs: number[], extra?: string) => void;
 type Time = (fn: () => Promise<unknown>) => Promise<number>;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function coconutBench(store: CatalogStore, structure: StructureSearch, report: Report, time: Time, cores: [string, string, 'smiles' | 'smarts'][]): Promise<void> {
   const random = rng(42);

@@ -34,7 +34,7 @@ const LABELS = fileURLToPath(new URL('../../test/fixtures/chemclass_lotus_labels
 const BATCH = 500;
 
 /** Deterministic generator (mulberry32). */
-function rng(seed: number) {
+export function rng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -14,7 +14,7 @@ import type { StoredFingerprints } from '../../shared/chem/catalog/search-finger
 import type { RowInput, RowOutput } from '../../shared/chem/catalog/search-rows.ts';
 import type { SubstructureResult } from '../../shared/chem/catalog/search-scan.ts';
 import type { ChemPool, TaskRun } from '../pool.ts';
-import { rankBySimilarity, split } from './scan-plan.ts';
+import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
 
 /** What `catalog_search` takes (validated by the api; checked again here). */
 export interface SearchArgs {
@@ -216,17 +216,9 @@ export class SearchService {
             return r as Promise<{ ids: number[]; scores: number[] }>;
           }),
         );
-        const hits: [number, number][] = [];
-        for (const r of results) r.ids.forEach((id, i) => exclude.has(id) || hits.push([id, r.scores[i]]));
-        hits.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-        const page = args.limit ? hits.slice(args.offset, args.offset + args.limit) : hits.slice(args.offset);
-        return {
-          ids: page.map((h) => h[0]),
-          scores: page.map((h) => h[1]),
-          total: hits.length,
-          more: args.offset + page.length < hits.length,
-          stats: { scanned: view.count, candidates: hits.length, molecules },
-        };
+        // Similarity's candidates are its hits: the scan keeps only those over the threshold.
+        const candidates = results.reduce((sum, r) => sum + r.ids.filter((id) => !exclude.has(id)).length, 0);
+        return rankedPage(results, exclude, args, { scanned: view.count, candidates, molecules });
       }
       return await this.substructure(args, base, n, exclude, runs, molecules);
     } catch (e) {
