@@ -63,8 +63,31 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
 
   const batches = createBatchRunner({ pool, observer });
 
+  // While long jobs hold every thread, this process takes no quick work: a quick call fetched then
+  // would wait behind them (minutes) while another worker may be idle. Calls already fetched still
+  // wait; the api hands their place over after HELD_MS (shared/jobs/batcher.ts).
+  let longRunning = 0;
+  let closing = false;
+  const quickWorkers = () => workers.filter((w) => w.name !== QUEUES.long);
+  const longStarted = () => {
+    if (++longRunning >= opts.concurrency) for (const w of quickWorkers()) w.pause(true).catch(() => {});
+  };
+  const longEnded = () => {
+    if (--longRunning < opts.concurrency && !closing) for (const w of quickWorkers()) if (w.isPaused()) w.resume();
+  };
+
   const processor = async (job: Job, _token?: string, signal?: AbortSignal) => {
     if (job.name === BATCH_JOB) return batches.run(job);
+    if (job.queueName !== QUEUES.long) return run(job, signal);
+    longStarted();
+    try {
+      return await run(job, signal);
+    } finally {
+      longEnded();
+    }
+  };
+
+  const run = async (job: Job, signal?: AbortSignal) => {
     const started = Date.now();
     const parsed = jobPayload.safeParse(job.data);
     try {
@@ -126,6 +149,7 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
   return {
     workers,
     async close(graceMs) {
+      closing = true;
       clearInterval(heartbeat);
       await redis.hdel(keys.capacity(prefix), workerId).catch(() => {});
       await subscriber.quit().catch(() => {});
