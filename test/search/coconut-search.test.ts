@@ -15,8 +15,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { importDemo } from '../../api/catalog/import/demo.ts';
-import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
+import { importDemoOnce } from '../helpers/demo.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
@@ -113,19 +112,13 @@ const citationHas = (r: Row, term: string) => {
 const keysWhere = (pred: (r: Row) => boolean) => [...new Set(ROWS.filter(pred).map((r) => r.key))].sort();
 const molsWhere = (pred: (m: Ref['molecules'][string], key: string) => boolean) => MOLECULES.filter((k) => pred(ref.molecules[k], k));
 
-const derived = new Map<string, Promise<DerivedMolecule>>();
 
 for (const mode of MODES) {
   t.test(`COCONUT search (${mode})`, async (t) => {
     const ctx = await build(t, mode, { WORKERS: '2' });
     if (!ctx) return skipAll(t, NO_REDIS);
     const { app, services } = ctx;
-    const derive = (input: DeriveInput) => {
-      let d = derived.get(input.structure);
-      if (!d) derived.set(input.structure, (d = services.derive(input)));
-      return d;
-    };
-    await importDemo(services.store, { derive });
+    await importDemoOnce(services);
     await services.searchIndex.start();
     const store = services.store;
 

@@ -12,8 +12,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
-import { importDemo } from '../../api/catalog/import/demo.ts';
-import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
+import { importDemoOnce } from '../helpers/demo.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { NO_REDIS, skipAll, storeVariant } from '../helpers/skip.ts';
 
@@ -33,8 +32,6 @@ const STORES: { name: 'embedded' | 'mongo'; env: Record<string, string> }[] = [
   { name: 'mongo', env: mongoUrl ? { MONGO_URL: mongoUrl.toString() } : {} },
 ];
 
-// Derivations of the first mode's import, by structure, for the next ones.
-const derived = new Map<string, Promise<DerivedMolecule>>();
 
 for (const mode of MODES) for (const storeKind of STORES) {
   t.test(`structure search (${mode}, ${storeKind.name} store)`, storeVariant(storeKind.name), async (t) => {
@@ -49,12 +46,7 @@ for (const mode of MODES) for (const storeKind of STORES) {
         await c.close();
       });
     }
-    const derive = (input: DeriveInput) => {
-      let d = derived.get(input.structure);
-      if (!d) derived.set(input.structure, (d = services.derive(input)));
-      return d;
-    };
-    await importDemo(services.store, { derive });
+    await importDemoOnce(services);
     await services.searchIndex.start();
     const admin = await ensureUser(services.store, 'admin@example.org', 'admin');
     const token = await issueToken(services.store, admin.id);

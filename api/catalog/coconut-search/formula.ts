@@ -3,7 +3,7 @@
  * stores them (RDKit's CalcMolFormula order, shared/chem/core/formula.ts: C, then H, then the
  * other elements alphabetically, the net charge last), so `H12C6O6` finds `C6H12O6`.
  */
-import { elementSymbol } from '../../../shared/chem/core/formula.ts';
+import { elementSymbol, hillFormula } from '../../../shared/chem/core/formula.ts';
 
 const ELEMENTS = new Set(Array.from({ length: 118 }, (_, i) => elementSymbol(i + 1)));
 const TOKEN = /([A-Z][a-z]?)(\d*)/g;
@@ -41,18 +41,7 @@ export function normalizeFormula(q: string): string {
   if (!m) return q;
   const c = counts(m[1]);
   if (!c) return q;
-  const first = ['C', 'H'].filter((el) => c.has(el));
-  const rest = [...c.keys()].filter((el) => el !== 'C' && el !== 'H').sort();
-  let out = '';
-  for (const el of [...first, ...rest]) {
-    const n = c.get(el)!;
-    out += n === 1 ? el : `${el}${n}`;
-  }
   const charge = m[2];
-  if (charge) {
-    const sign = charge.includes('-') ? '-' : '+';
-    const size = Number(charge.replace(/[+-]/g, '') || '1');
-    out += size === 1 ? sign : `${sign}${size}`;
-  }
-  return out;
+  const size = charge ? Number(charge.replace(/[+-]/g, '') || '1') : 0;
+  return hillFormula(c, charge?.includes('-') ? -size : size);
 }

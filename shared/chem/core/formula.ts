@@ -25,6 +25,11 @@ export function molecularFormula(graph: MorganGraph): string {
     if (a.hs) bump('H', a.hs);
     charge += a.charge;
   }
+  return hillFormula(counts, charge);
+}
+
+/** Element counts and a net charge written in that order (C, H, the rest alphabetically, charge last). */
+export function hillFormula(counts: Map<string, number>, charge = 0): string {
   const first = ['C', 'H'].filter((el) => counts.has(el));
   const rest = [...counts.keys()].filter((el) => el !== 'C' && el !== 'H').sort();
   let formula = '';
