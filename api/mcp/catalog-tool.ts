@@ -17,7 +17,7 @@ export const SEARCH_CATALOG_TOOL: Tool = {
   name: SEARCH_CATALOG,
   description: [
     'Search the natural-product catalog by structure',
-    'The same search as POST /api/search: `exact` (same standard InChIKey; a SMILES, molblock or InChIKey query), ' +
+    'The same search as POST /api/search in natprod\'s form (the body with `count`): `exact` (same standard InChIKey; a SMILES, molblock or InChIKey query), ' +
       '`substructure` (SMILES or SMARTS; the exact match first, then the other hits by id) or `similarity` ' +
       '(Tanimoto on Morgan fingerprints, radius 2, 2048 bits; best first, each hit with its `similarity`). ' +
       'Answers a page of catalog molecule records (COCONUT paginator: current_page, data, total, has_more, ...).',
@@ -53,7 +53,8 @@ export function catalogFailure(e: unknown): { status: number; body: Record<strin
 
 export async function callSearchCatalog(structure: StructureSearch, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   try {
-    const answer = await searchAnswer(structure, args ?? {});
+    // The tool answers natprod's form of POST /api/search, which `count` selects (isNatprodForm).
+    const answer = await searchAnswer(structure, { count: false, ...(args ?? {}) });
     return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
   } catch (e) {
     const { status, body } = catalogFailure(e);

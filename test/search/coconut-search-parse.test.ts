@@ -134,7 +134,10 @@ t.test("Laravel's page window and paginator", async (t) => {
 
 t.test('request forms', async (t) => {
   t.ok(isNatprodForm({ type: 'substructure', query: 'c1ccccc1', count: true }), "natprod's own structure search");
-  t.notOk(isNatprodForm({ type: 'substructure', query: 'c1ccccc1', status: 'all' }), "with one of COCONUT's own fields: COCONUT's form");
+  t.ok(isNatprodForm({ type: 'similarity', query: 'c1ccccc1', count: false }), 'count false asks for it too');
+  t.notOk(isNatprodForm({ type: 'substructure', query: 'c1ccccc1' }), "COCONUT's minimal structure request: COCONUT's form");
+  t.notOk(isNatprodForm({ type: 'exact', query: 'c1ccccc1', limit: 5, page: 2 }), "fields both forms know: COCONUT's form");
+  t.notOk(isNatprodForm({ type: 'substructure', query: 'c1ccccc1', count: true, status: 'all' }), "with one of COCONUT's own fields: COCONUT's form");
   t.notOk(isNatprodForm({ type: 'text', query: 'x' }));
   t.notOk(isNatprodForm({ query: 'x' }));
   t.match(readCoconutRequest({ query: ' caffeine\u0000 ', limit: '10', page: '2' }), { query: 'caffeine', type: 'text', detected: true, limit: 10, page: 2, offset: 0, sort: 'relevance', status: 'all' }, 'numeric strings as Laravel reads them; control characters dropped');

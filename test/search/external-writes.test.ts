@@ -36,7 +36,7 @@ t.test('a molecule imported by another process is found after the rebuild', asyn
   for (let i = 0; i < 50 && total === 0; i++) {
     await new Promise((r) => setTimeout(r, 100));
     // Similarity reads only the index (an exact-match hit would come from the store itself).
-    const r = await app.inject({ method: 'POST', url: '/api/search', payload: { type: 'similarity', query: 'Cn1cnc2c1c(=O)n(C)c(=O)n2C', threshold: 0.99 } });
+    const r = await app.inject({ method: 'POST', url: '/api/search', payload: { type: 'similarity', query: 'Cn1cnc2c1c(=O)n(C)c(=O)n2C', threshold: 0.99, count: false } });
     if (r.statusCode === 200) total = r.json().total;
   }
   t.equal(total, 1, 'found after the rebuild');

@@ -53,7 +53,8 @@ for (const mode of MODES) for (const storeKind of STORES) {
     const auth = { authorization: `Bearer ${token}` };
 
     const search = async (body: Record<string, unknown>) => {
-      const res = await app.inject({ method: 'POST', url: '/api/search', payload: body });
+      // natprod's form of the request (`count` present); COCONUT's form is test/search/coconut-search.test.ts.
+      const res = await app.inject({ method: 'POST', url: '/api/search', payload: { count: false, ...body } });
       return { status: res.statusCode, body: res.json() as Record<string, any> };
     };
     const keysOf = (data: { standard_inchi_key: string }[]) => data.map((d) => d.standard_inchi_key);

@@ -41,18 +41,20 @@ export const QUERY_MAX = 1000;
 export const LIMIT_DEFAULT = 24;
 export const LIMIT_MAX = 100;
 const KEYS = ['query', 'type', 'tagType', 'limit', 'sort', 'page', 'offset', 'status', 'query_type', 'use_chirality', 'threshold', 'count'];
-/** Fields only COCONUT's form of the request has: their presence asks for COCONUT's answer. */
+/** Fields only COCONUT's form of the request has: with one of them, `count` cannot ask for natprod's answer. */
 export const COCONUT_ONLY_KEYS = ['tagType', 'sort', 'offset', 'status'];
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const absent = (v: unknown) => v === undefined || v === null || v === '';
 
 /**
- * Whether a body is in natprod's own form (its structure search before COCONUT's): one of its
- * three types and none of COCONUT's own fields. Such a request keeps natprod's answer.
+ * Whether a body asks for natprod's own structure-search answer (the flat page, fast first page
+ * without a total): one of its three types, natprod's `count` field (true or false), which COCONUT
+ * never sends, and none of COCONUT's own fields. Every other body is COCONUT's request and gets
+ * COCONUT's answer, so a COCONUT client's `{type: "substructure", query}` works unchanged.
  */
 export function isNatprodForm(body: unknown): boolean {
-  return isObj(body) && ['exact', 'substructure', 'similarity'].includes(body.type as string) && !COCONUT_ONLY_KEYS.some((k) => k in body);
+  return isObj(body) && ['exact', 'substructure', 'similarity'].includes(body.type as string) && 'count' in body && !COCONUT_ONLY_KEYS.some((k) => k in body);
 }
 
 /** COCONUT's sanitizer: control characters (not tab, CR, LF) removed, then trimmed. */

@@ -3,8 +3,8 @@
  * - COCONUT's (`{query, type, tagType, limit, sort, page, offset, status}`, every COCONUT search
  *   type, natprod's structure options beside): answered as COCONUT answers, `{data: <Laravel
  *   paginator>}` (api/catalog/coconut-search/);
- * - natprod's own structure search (`type` exact, substructure or similarity and none of
- *   COCONUT's own fields `tagType`, `sort`, `offset`, `status`): answered as before, the flat
+ * - natprod's own structure search (`type` exact, substructure or similarity, natprod's `count`
+ *   field, and none of COCONUT's own fields `tagType`, `sort`, `offset`, `status`): the flat
  *   paginator with the molecule records of `/api/molecules/search`, now with all of Laravel's
  *   paginator fields, plus `has_more` and `meta`; similarity hits carry their `similarity`.
  */
