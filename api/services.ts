@@ -13,12 +13,12 @@ import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
 import type { JobRunner } from '../shared/jobs/types.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
-import { createPool, type ChemPool } from '../workers/pool.ts';
+import { createPool, type ChemPool } from '../shared/threads/pool.ts';
 import { Redis } from 'ioredis';
 import { StructureSearch } from './catalog/structure/structure.ts';
 import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './catalog/structure/feed.ts';
-import { SearchService } from '../workers/search/service.ts';
-import { RedisSearchPublisher } from '../workers/search/redis-feed.ts';
+import { SearchService } from '../shared/structure-search/service.ts';
+import { RedisSearchPublisher } from '../shared/structure-search/redis-feed.ts';
 
 export interface Services {
   config: Config;

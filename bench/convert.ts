@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { buildApp } from '../api/app.ts';
 import { createServices } from '../api/services.ts';
 import { loadConfig, threadConfig } from '../shared/config.ts';
-import { createPool, runTask } from '../workers/pool.ts';
+import { createPool, runTask } from '../shared/threads/pool.ts';
 import { load, row } from './load.ts';
 
 const N = Number(process.env.N ?? 2000);

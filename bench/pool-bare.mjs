@@ -1,7 +1,7 @@
 // The task file of bench/pool.ts's bare Piscina floors: answers each message unchanged (the
 // trivial task) or, given `workerData.rdkit`, runs the message's task on this thread's own RDKit
 // with the task table's handler, as a pool thread does but without the pool around it.
-// Plain JavaScript, registering the TypeScript loader itself, as workers/thread-entry.mjs does.
+// Plain JavaScript, registering the TypeScript loader itself, as shared/threads/thread-entry.mjs does.
 import { workerData } from 'node:worker_threads';
 
 let answer = (message) => message;

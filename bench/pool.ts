@@ -32,7 +32,7 @@ import { Piscina } from 'piscina';
 import { loadRDKit } from '../shared/chem/core/rdkit.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
-import { createPool } from '../workers/pool.ts';
+import { createPool } from '../shared/threads/pool.ts';
 import { loadConfig, threadConfig } from '../shared/config.ts';
 
 const N = Number(process.env.N ?? 20_000);

@@ -8,7 +8,7 @@ import { loadConfig, threadConfig } from '../shared/config.ts';
 import { OPERATIONS_BY_NAME } from '../shared/ops/index.ts';
 import { TASKS } from '../shared/ops/tasks.ts';
 import type { TaskContext } from '../shared/ops/types.ts';
-import { createPool, runTask, type ChemPool } from '../workers/pool.ts';
+import { createPool, runTask, type ChemPool } from '../shared/threads/pool.ts';
 
 export interface Case {
   task: string;

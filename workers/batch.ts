@@ -11,7 +11,7 @@ import { UnrecoverableError } from 'bullmq';
 import { AppError } from '../shared/errors.ts';
 import type { JobObserver } from '../shared/jobs/executor.ts';
 import { batchPayload, callId, encodeFailure, type CallOutcome } from '../shared/jobs/queues.ts';
-import { runTask, type ChemPool, type TaskRun } from './pool.ts';
+import { runTask, type ChemPool, type TaskRun } from '../shared/threads/pool.ts';
 
 /** How long a cancellation heard on the channel is remembered for calls not yet started. */
 const CANCEL_MEMORY_MS = 10 * 60_000;

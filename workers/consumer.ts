@@ -11,7 +11,7 @@ import { AppError } from '../shared/errors.ts';
 import { type JobObserver } from '../shared/jobs/executor.ts';
 import { BATCH_JOB, QUEUES, type QueueMode, blobRef, encodeFailure, jobPayload, keys } from '../shared/jobs/queues.ts';
 import { createBatchRunner } from './batch.ts';
-import { runTask, type ChemPool } from './pool.ts';
+import { runTask, type ChemPool } from '../shared/threads/pool.ts';
 
 export interface ConsumerOptions {
   redisUrl: string;

@@ -9,10 +9,10 @@ import { healthServer } from './health.ts';
 import { loadConfigOrExit, threadConfig } from '../shared/config.ts';
 import { createMetrics } from '../shared/metrics.ts';
 import { startConsumers, type Consumers } from './consumer.ts';
-import { createPool } from './pool.ts';
+import { createPool } from '../shared/threads/pool.ts';
 import { Redis } from 'ioredis';
-import { SearchService } from './search/service.ts';
-import { startWorkerSearch } from './search/redis-feed.ts';
+import { SearchService } from '../shared/structure-search/service.ts';
+import { startWorkerSearch } from '../shared/structure-search/redis-feed.ts';
 
 const config = loadConfigOrExit();
 if (!config.REDIS_URL) {

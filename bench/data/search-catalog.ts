@@ -188,7 +188,7 @@ export async function hasBenchCatalog(store: CatalogStore): Promise<boolean> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { EmbeddedStore } = await import('../../api/catalog/store/embedded.ts');
   const { createInlineRunner } = await import('../../shared/jobs/inline.ts');
-  const { createPool } = await import('../../workers/pool.ts');
+  const { createPool } = await import('../../shared/threads/pool.ts');
   const { loadConfig, threadConfig } = await import('../../shared/config.ts');
   const THREADS = Number(process.env.THREADS ?? 2);
   const set = readFileSync(new URL('./search-100k.smi', import.meta.url), 'utf8').trim().split('\n').map((l) => l.split('\t')).map(([smiles, name]) => ({ smiles, name }));

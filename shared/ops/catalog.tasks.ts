@@ -7,10 +7,10 @@ import { z } from 'zod';
 import type { DeriveInput, DerivedMolecule } from '../chem/catalog/ports.ts';
 import { deriveMolecule } from '../chem/catalog/derive.ts';
 import { inchikey, molblock2D } from '../chem/convert/convert.ts';
-import { indexRows, type RowInput } from '../chem/catalog/search-rows.ts';
-import { searchFingerprints, type StoredFingerprints } from '../chem/catalog/search-fingerprints.ts';
+import { indexRows, type RowInput } from '../structure-search/rows.ts';
+import { searchFingerprints, type StoredFingerprints } from '../structure-search/fingerprints.ts';
 import { withMol, type Mol } from '../chem/core/rdkit.ts';
-import { readQuery, scanSimilarity, scanSubstructure, type SimilarityScan, type SubstructureScan } from '../chem/catalog/search-scan.ts';
+import { readQuery, scanSimilarity, scanSubstructure, type SimilarityScan, type SubstructureScan } from '../structure-search/scan.ts';
 import { AppError } from '../errors.ts';
 import type { TaskContext, TaskTable } from './types.ts';
 

@@ -149,7 +149,7 @@ t.test('an identifier with a lone UTF-16 surrogate is not found (it answered 500
 });
 
 t.test('a task that awaits is not taken down by a fault of the task behind it', async (t) => {
-  // workers/thread.ts: a thread runs one task at a time. Before, the second task handed to a
+  // shared/threads/thread.ts: a thread runs one task at a time. Before, the second task handed to a
   // thread ran while the first awaited (a network lookup), and when it faulted RDKit's WASM the
   // pool terminated the thread with both: the lookup answered 500 "worker exited".
   const slow = createServer((_req, res) => {
@@ -160,7 +160,7 @@ t.test('a task that awaits is not taken down by a fault of the task behind it', 
   });
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', () => r()));
   t.teardown(() => new Promise<void>((r) => slow.close(() => r())));
-  const { createPool, runTask } = await import('../../workers/pool.ts');
+  const { createPool, runTask } = await import('../../shared/threads/pool.ts');
   const pool = createPool(1, testThreadConfig({
     EXTDB_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/rest/pug`,
     // A heavy-atom limit far above what RDKit's WASM stack takes, so that a long chain faults for real.

@@ -14,7 +14,7 @@ import { build, type Mode, type TestApp } from '../helpers/app.ts';
 import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { importFile } from '../../api/catalog/import/run.ts';
 import type { CollectionName } from '../../api/catalog/store/types.ts';
-import type { ChemPool } from '../../workers/pool.ts';
+import type { ChemPool } from '../../shared/threads/pool.ts';
 import { corpus } from './corpus.ts';
 import { startFakeExtdb } from './fake-extdb.ts';
 import type { Context } from './types.ts';

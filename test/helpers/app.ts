@@ -12,11 +12,11 @@ import { buildApp } from '../../api/app.ts';
 import { createServices, type Services } from '../../api/services.ts';
 import { loadConfig, threadConfig, type Config } from '../../shared/config.ts';
 import { startConsumers, type Consumers } from '../../workers/consumer.ts';
-import { createPool, type ChemPool } from '../../workers/pool.ts';
+import { createPool, type ChemPool } from '../../shared/threads/pool.ts';
 import { testPrefix, testRedis } from './redis.ts';
 import { Redis } from 'ioredis';
-import { SearchService } from '../../workers/search/service.ts';
-import { startWorkerSearch } from '../../workers/search/redis-feed.ts';
+import { SearchService } from '../../shared/structure-search/service.ts';
+import { startWorkerSearch } from '../../shared/structure-search/redis-feed.ts';
 
 export type Mode = 'inline' | 'bullmq';
 

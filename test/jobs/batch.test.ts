@@ -13,7 +13,7 @@ import { createBullRunner } from '../../shared/jobs/bullmq.ts';
 import { QUEUES, encodeFailure, type BatchCall, type CallOutcome } from '../../shared/jobs/queues.ts';
 import { createBatchRunner } from '../../workers/batch.ts';
 import { startConsumers } from '../../workers/consumer.ts';
-import type { ChemPool } from '../../workers/pool.ts';
+import type { ChemPool } from '../../shared/threads/pool.ts';
 import { testPrefix, testRedis } from '../helpers/redis.ts';
 
 /**

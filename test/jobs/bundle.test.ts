@@ -1,5 +1,5 @@
 /**
- * The chemistry threads' bundle (workers/bundle.ts): built once, each source file keeps its own
+ * The chemistry threads' bundle (shared/threads/bundle.ts): built once, each source file keeps its own
  * import.meta.url (data files are found), the pool's threads run it without the TypeScript
  * loader, and a failed build falls back to the sources through tsx.
  */
@@ -11,8 +11,8 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SOURCE_ENTRY, threadExecArgv, threadModule } from '../../workers/bundle.ts';
-import { ChemPool } from '../../workers/pool.ts';
+import { SOURCE_ENTRY, threadExecArgv, threadModule } from '../../shared/threads/bundle.ts';
+import { ChemPool } from '../../shared/threads/pool.ts';
 import { loadConfig, threadConfig } from '../../shared/config.ts';
 
 t.test('the bundle: one file in node_modules/.cache, every import.meta.url replaced by its file', async (t) => {
@@ -34,7 +34,7 @@ t.test('the bundle: one file in node_modules/.cache, every import.meta.url repla
     await writeFile(old, '');
     await utimes(old, new Date(Date.now() - (i + 1) * 60_000), new Date(Date.now() - (i + 1) * 60_000));
   }
-  t.ok(threadModule(pathToFileURL(fileURLToPath(new URL('../../workers/build-thread-bundle.mjs', import.meta.url)))).bundled);
+  t.ok(threadModule(pathToFileURL(fileURLToPath(new URL('../../shared/threads/build-thread-bundle.mjs', import.meta.url)))).bundled);
   const left = readdirSync(dir).filter((n) => /^thread-[0-9a-f]{16}\.mjs$/.test(n));
   t.equal(left.length, 8, '8 bundles kept');
   t.ok(left.includes(file.split('/').at(-1)!), 'the one in use among them');

@@ -11,7 +11,7 @@ import t from 'tap';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';
-import { createPool, runTask } from '../../workers/pool.ts';
+import { createPool, runTask } from '../../shared/threads/pool.ts';
 import { testThreadConfig } from '../helpers/task.ts';
 
 setFlagsFromString('--expose-gc');

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { AppError } from '../../shared/errors.ts';
-import { createPool } from '../../workers/pool.ts';
+import { createPool } from '../../shared/threads/pool.ts';
 import { testThreadConfig } from '../helpers/task.ts';
 
 const pool = createPool(1, testThreadConfig());

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { AppError } from '../../shared/errors.ts';
-import { createPool, runTask } from '../../workers/pool.ts';
+import { createPool, runTask } from '../../shared/threads/pool.ts';
 import { testThreadConfig } from '../helpers/task.ts';
 
 

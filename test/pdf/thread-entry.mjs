@@ -1,11 +1,11 @@
-// Piscina thread entry for worker-thread.test.ts, shaped like workers/thread-entry.mjs: it
+// Piscina thread entry for worker-thread.test.ts, shaped like shared/threads/thread-entry.mjs: it
 // registers the TypeScript loader inside the thread, then runs one PDF task per call.
 import { register } from 'tsx/esm/api';
 
 register();
 const { pdfTasks } = await import('../../shared/ops/pdf.tasks.ts');
 const { loadConfig, threadConfig } = await import('../../shared/config.ts');
-// What the service's pool gives its threads (workers/pool.ts): the configuration, read once.
+// What the service's pool gives its threads (shared/threads/pool.ts): the configuration, read once.
 const config = threadConfig(loadConfig());
 
 export default async function run({ task, args }) {

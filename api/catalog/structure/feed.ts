@@ -2,12 +2,12 @@
  * Keeping the structure-search index in step with the catalog (api side). Every molecule write
  * that goes through the store (mutate, actions, imports, demo seeding, rollbacks) is seen by a
  * thin wrapper around the store and passed to the feed: in the inline mode the api's own index
- * (workers/search/service.ts), in the distributed mode Redis, from which every worker process
- * keeps its copy (workers/search/redis-feed.ts). At start, molecules stored without current
+ * (shared/structure-search/service.ts), in the distributed mode Redis, from which every worker process
+ * keeps its copy (shared/structure-search/redis-feed.ts). At start, molecules stored without current
  * fingerprints get them (the backfill), then the index is built from the store.
  */
 import type { JobRunner } from '../../../shared/jobs/types.ts';
-import { FP_VERSION, type StoredFingerprints } from '../../../shared/chem/catalog/search-fingerprints.ts';
+import { FP_VERSION, type StoredFingerprints } from '../../../shared/structure-search/fingerprints.ts';
 import type { RowInput, SearchFeed } from '../../../shared/chem/catalog/ports.ts';
 import type { CatalogStore, CollectionName, Doc } from '../store/types.ts';
 

@@ -4,15 +4,15 @@
  * none of the catalog's own modules: the row feed of the structure-search index and what a
  * derivation writes. The catalog's store and its types stay with the catalog.
  */
-import type { StoredFingerprints } from './search-fingerprints.ts';
-import type { RowInput } from './search-rows.ts';
+import type { StoredFingerprints } from '../../structure-search/fingerprints.ts';
+import type { RowInput } from '../../structure-search/rows.ts';
 
-export type { RowInput } from './search-rows.ts';
+export type { RowInput } from '../../structure-search/rows.ts';
 
 /**
  * Where the catalog's molecule writes go to keep the structure-search index in step
  * (api/catalog/structure/feed.ts): the api's own index in the inline mode
- * (workers/search/service.ts), Redis in the distributed mode (workers/search/redis-feed.ts).
+ * (shared/structure-search/service.ts), Redis in the distributed mode (shared/structure-search/redis-feed.ts).
  */
 export interface SearchFeed {
   put(rows: RowInput[]): Promise<void>;
@@ -74,6 +74,6 @@ export interface DerivedMolecule {
   murcko_framework: string | null;
   /** Stored as given. */
   properties: DerivedProperties;
-  /** Structure-search fingerprints (search-fingerprints.ts), stored with the molecule. */
+  /** Structure-search fingerprints (shared/structure-search/fingerprints.ts), stored with the molecule. */
   fingerprints?: StoredFingerprints;
 }

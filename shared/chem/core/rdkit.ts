@@ -63,7 +63,7 @@ async function captureMemory(factory: () => Promise<RDKit>): Promise<RDKit> {
  * module's memory in an undefined state: afterwards even "CCO" may fail to parse, or a call may
  * loop for ever. Every entry point into the module is therefore wrapped to record such a fault;
  * a worker thread whose module faulted answers the task with an error and is replaced
- * (workers/thread.ts). Call sites that catch parse errors cannot hide a fault this way.
+ * (shared/threads/thread.ts). Call sites that catch parse errors cannot hide a fault this way.
  * The readers (`get_mol`, `get_qmol`) also refuse text over the heavy-atom limit, whoever calls
  * them, so the known cause of such faults never reaches the module.
  */

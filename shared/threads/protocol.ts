@@ -1,8 +1,8 @@
-import type { ThreadConfig } from '../shared/config.ts';
+import type { ThreadConfig } from '../config.ts';
 
 /**
  * What the pool (main side) and its chemistry threads share: the task message, the outcome, the
- * thread's messages on its parentPort, and the layout of the shared memory (see workers/pool.ts).
+ * thread's messages on its parentPort, and the layout of the shared memory (see shared/threads/pool.ts).
  */
 
 /** Thread slots in the shared array: more than any pool's thread count, including replacements alive at once. */
@@ -46,13 +46,13 @@ export interface ThreadTask {
 
 /**
  * `retire` (the thread's id) rides on the last outcome a thread answers before it asks to be
- * replaced: its RDKit WebAssembly memory grew past the bound (workers/thread.ts). The thread
+ * replaced: its RDKit WebAssembly memory grew past the bound (shared/threads/thread.ts). The thread
  * starts nothing after it; the pool terminates it once the outcome is in.
  */
 export type ThreadOutcome = ({ ok: true; value: unknown } | { ok: false; error: unknown }) & { retire?: number };
 
 /**
- * Several quick tasks in one Piscina message (workers/pool.ts, "Batches"): the thread runs them
+ * Several quick tasks in one Piscina message (shared/threads/pool.ts, "Batches"): the thread runs them
  * in order and answers one outcome per task, in the same order.
  */
 export interface ThreadBatch {

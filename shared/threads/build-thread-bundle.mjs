@@ -1,4 +1,4 @@
-// Builds the chemistry threads' bundle (see workers/bundle.ts) and prints its path as JSON.
+// Builds the chemistry threads' bundle (see shared/threads/bundle.ts) and prints its path as JSON.
 // Plain JavaScript and a process of its own: esbuild's plugins (needed to give each source file
 // its own import.meta.url) only run in its asynchronous API, and a pool is created synchronously.
 // Also run once while the Docker image is built (deploy/Dockerfile), where the app's

@@ -3,8 +3,8 @@
  * and the molecule's search fingerprints, taken from the stored record when it has current ones
  * and computed otherwise (then also returned, so the caller can store them: the backfill).
  */
-import type { RDKit } from '../core/rdkit.ts';
-import { decodeFingerprints, searchFingerprints, type StoredFingerprints } from './search-fingerprints.ts';
+import type { RDKit } from '../chem/core/rdkit.ts';
+import { decodeFingerprints, searchFingerprints, type StoredFingerprints } from './fingerprints.ts';
 
 export interface RowInput {
   id: number;

@@ -12,8 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { AppError } from '../../shared/errors.ts';
-import type { RowInput, SearchFeed } from '../../shared/chem/catalog/ports.ts';
+import { AppError } from '../errors.ts';
+import type { RowInput, SearchFeed } from '../chem/catalog/ports.ts';
 import type { SearchService } from './service.ts';
 
 export const searchKeys = (prefix: string) => ({

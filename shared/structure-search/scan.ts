@@ -5,10 +5,10 @@
  * on-bit lists against the query's bits. Queries are compiled once per thread and kept in a
  * small cache (several range tasks of one search land on the same thread).
  */
-import { AppError } from '../../errors.ts';
-import type { Mol, RDKit } from '../core/rdkit.ts';
-import { arraysOf, type IndexArrays, type IndexView } from './search-columns.ts';
-import { FP_BITS, FP_WORDS, morganBytes, patternBytes } from './search-fingerprints.ts';
+import { AppError } from '../errors.ts';
+import type { Mol, RDKit } from '../chem/core/rdkit.ts';
+import { arraysOf, type IndexArrays, type IndexView } from './columns.ts';
+import { FP_BITS, FP_WORDS, morganBytes, patternBytes } from './fingerprints.ts';
 
 /** `auto`: SMILES when the text parses as SMILES, else SMARTS. */
 export type QueryType = 'smiles' | 'smarts' | 'auto';

@@ -2,7 +2,7 @@
  * How SearchService cuts a scan into row ranges, and how it ranks the hits of a full substructure
  * scan by Tanimoto to the query (`order: 'similarity'`, COCONUT's order; api/catalog/coconut-search).
  */
-import type { SubstructureResult } from '../../shared/chem/catalog/search-scan.ts';
+import type { SubstructureResult } from './scan.ts';
 import type { SearchAnswer, SearchArgs } from './service.ts';
 
 /** Every substructure hit of a full scan, by Tanimoto to the query (best first, ties by id). */

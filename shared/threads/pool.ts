@@ -30,9 +30,9 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
-import type { ThreadConfig } from '../shared/config.ts';
+import type { ThreadConfig } from '../config.ts';
 import { threadExecArgv, threadModule, type ThreadModule } from './bundle.ts';
-import { AppError } from '../shared/errors.ts';
+import { AppError } from '../errors.ts';
 import {
   SLOT_COUNT, STATE_RING, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
   type BatchOutcome, type PoolMessage, type ThreadBatch, type ThreadData, type ThreadOutcome, type ThreadTask,
@@ -105,10 +105,10 @@ export class ChemPool {
   private batchesInFlight = 0;
   /** Messages sent to the threads and tasks they carried, since the start (bench/pool.ts, tests). */
   readonly sent = { messages: 0, tasks: 0 };
-  /** Threads replaced because their RDKit WebAssembly memory outgrew its bound (workers/thread.ts). */
+  /** Threads replaced because their RDKit WebAssembly memory outgrew its bound (shared/threads/thread.ts). */
   retired = 0;
   private readonly size: number;
-  /** What the threads load (workers/bundle.ts) and the Node options they start with. */
+  /** What the threads load (shared/threads/bundle.ts) and the Node options they start with. */
   readonly code: ThreadModule;
   readonly execArgv: string[] | undefined;
 
@@ -124,7 +124,7 @@ export class ChemPool {
     this.states = new Uint8Array(data.states);
     this.channel = new BroadcastChannel(data.channel);
     this.channel.unref();
-    // The threads' code as one plain module (workers/bundle.ts): no TypeScript loader per thread.
+    // The threads' code as one plain module (shared/threads/bundle.ts): no TypeScript loader per thread.
     this.code = threadModule();
     if (!this.code.bundled) log('chemistry threads load the TypeScript sources through tsx (no bundle)', this.code.reason);
     // The fallback inherits the process's options as Node does by default (given explicitly, a

@@ -3,7 +3,7 @@
  * first starts a pool and kept under node_modules/.cache/natprod (named by a hash of its text, so
  * an edited source gives a new file and processes never read a half-written one).
  *
- * Built in a short child process (workers/build-thread-bundle.mjs, ~0.3 s) because esbuild runs
+ * Built in a short child process (shared/threads/build-thread-bundle.mjs, ~0.3 s) because esbuild runs
  * plugins only in its asynchronous API and a pool starts synchronously.
  *
  * Why: a thread that loads the TypeScript sources itself (tsx's loader, registered in the
@@ -18,7 +18,7 @@
  * node_modules resolves: inside the project. `import.meta.url` is replaced by each source file's
  * own URL, so that data files are still found relative to the file that names them. Where the cache cannot be written (a
  * read-only install; deploy/Dockerfile builds it while the image is built), the threads load the
- * sources through tsx as before (workers/thread-entry.mjs).
+ * sources through tsx as before (shared/threads/thread-entry.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
@@ -46,7 +46,7 @@ export function threadModule(builder?: URL): ThreadModule {
 
 function build(builder: URL): ThreadModule {
   try {
-    // Its own short process (workers/build-thread-bundle.mjs): ~0.3 s, once per process.
+    // Its own short process (shared/threads/build-thread-bundle.mjs): ~0.3 s, once per process.
     const out = execFileSync(process.execPath, [builder.pathname], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
     const { file } = JSON.parse(out.trim().split('\n').at(-1)!) as { file: string };
     return { url: pathToFileURL(file).href, bundled: true };

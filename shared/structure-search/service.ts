@@ -1,5 +1,5 @@
 /**
- * Catalog structure search in one process: the shared index (shared/chem/catalog/search-columns.ts) and
+ * Catalog structure search in one process: the shared index (shared/structure-search/columns.ts) and
  * the coordinator that splits each search into range tasks on the process's chemistry threads.
  * Nothing here scans: this thread only writes rows, hands out ranges and merges answers.
  *
@@ -8,12 +8,12 @@
  * task of the pool, so a search travels the same path as any other call.
  */
 import { z } from 'zod';
-import { AppError } from '../../shared/errors.ts';
-import { IndexColumns, type IndexRow } from '../../shared/chem/catalog/search-columns.ts';
-import type { StoredFingerprints } from '../../shared/chem/catalog/search-fingerprints.ts';
-import type { RowInput, RowOutput } from '../../shared/chem/catalog/search-rows.ts';
-import type { SubstructureResult } from '../../shared/chem/catalog/search-scan.ts';
-import type { ChemPool, TaskRun } from '../pool.ts';
+import { AppError } from '../errors.ts';
+import { IndexColumns, type IndexRow } from './columns.ts';
+import type { StoredFingerprints } from './fingerprints.ts';
+import type { RowInput, RowOutput } from './rows.ts';
+import type { SubstructureResult } from './scan.ts';
+import type { ChemPool, TaskRun } from '../threads/pool.ts';
 import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
 
 /** What `catalog_search` takes (validated by the api; checked again here). */

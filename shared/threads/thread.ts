@@ -4,7 +4,7 @@
  * that a task started and which task it runs (so the pool can terminate it if the task outlives
  * its limit), skips a task cancelled while queued, and listens on the pool's channel for a
  * cooperative abort.
- * A message is one task, or a batch of quick tasks run in order (workers/pool.ts, "Batches").
+ * A message is one task, or a batch of quick tasks run in order (shared/threads/pool.ts, "Batches").
  * A task during which RDKit's WASM faulted reports a `fault` (a message of its own, or its place
  * in the batch's answer, the rest of the batch left pending) and the thread takes nothing more:
  * the pool terminates it, and a fresh one (with a fresh RDKit) takes its place.
@@ -12,10 +12,10 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
-import { configureRDKit, loadRDKit, rdkitFault, wasmMemoryBytes } from '../shared/chem/core/rdkit.ts';
-import { AppError } from '../shared/errors.ts';
-import { TASKS } from '../shared/ops/tasks.ts';
-import type { TaskContext } from '../shared/ops/types.ts';
+import { configureRDKit, loadRDKit, rdkitFault, wasmMemoryBytes } from '../chem/core/rdkit.ts';
+import { AppError } from '../errors.ts';
+import { TASKS } from '../ops/tasks.ts';
+import type { TaskContext } from '../ops/types.ts';
 import {
   SLOT_COUNT, TASK_CANCELLED, TASK_PENDING, TASK_STARTED, stateIndex,
   type BatchOutcome, type PoolMessage, type ThreadBatch, type ThreadData, type ThreadOutcome, type ThreadTask,
