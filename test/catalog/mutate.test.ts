@@ -132,7 +132,7 @@ for (const kind of storeKinds()) {
       t.ok(((await mol(id)).organism_ids as number[]).includes(orgs[2].id), 'update also links it');
       t.match((await mol(id)).properties, { np_likeness: 1.5, molecular_weight: 12.01 }, 'HasOne update merges');
       const empty = await upd({ collections: [{ operation: 'sync', key: [] }] });
-      t.same(empty.json.errors, { 'mutate.0.relations.collections.0.key': ['The mutate.0.relations.collections.0.key field is required when mutate.0.relations.collections.0.operation is sync.'] }, 'an empty key list fails `required`, as in Laravel');
+      t.same(empty.json.errors, { 'mutate.0.relations.collections.0.key': ['The mutate.0.relations.collections.0.key field is required when mutate.0.relations.collections.0.operation is sync.'] }, 'an empty key list fails `required` (differences.md: Lomkit lets it pass)');
       await upd({ citations: [{ operation: 'detach', key: cits[1].id }], collections: [{ operation: 'detach', key: [cols[0].id] }] });
       t.match(await mol(id), { citation_ids: [], collection_ids: [] }, 'detach the last links');
       t.equal((await b.store.findByIds('collections', [cols[0].id]))[0].molecule_count, 2);

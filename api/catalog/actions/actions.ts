@@ -130,8 +130,9 @@ export async function runAction(r: ResourceDef, uriKey: string, body: unknown, c
   for (const [n, f] of (Array.isArray(b.fields) ? b.fields : []).entries()) {
     const name = isObj(f) ? f.name : undefined;
     if (typeof name !== 'string' || !Object.hasOwn(action.fields, name)) e.add(`fields.${n}.name`, `The selected fields.${n}.name is invalid.`);
-    else if (f.value !== undefined && f.value !== null && (typeof f.value !== 'string' || f.value.length > 1000))
-      e.add(`fields.${n}.value`, `The fields.${n}.value field must be a string of at most 1000 characters.`);
+    // The declared `string` rule, with Laravel's message (a present null fails it too).
+    else if ('value' in f && typeof f.value !== 'string') e.add(`fields.${n}.value`, `The fields.${n}.value field must be a string.`);
+    else if (typeof f.value === 'string' && f.value.length > 1000) e.add(`fields.${n}.value`, `The fields.${n}.value field must not be greater than 1000 characters.`);
     else fields[name] = f.value;
   }
   e.throwIfAny();
