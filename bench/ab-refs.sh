@@ -22,7 +22,9 @@ pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; git worktree remove --force "$out/a"; }
 trap cleanup EXIT
 start() { # dir port name
-  (cd "$1" && RATE_LIMIT_QUICK=0 DATA_DIR="$out/$3-data" SEED_DEMO=false PORT=$2 HOST=127.0.0.1 exec node --import tsx api/server.ts >"$out/$3.log" 2>&1) &
+  # A ref from before the build (scripts/start.mjs) runs its sources through tsx.
+  (cd "$1" && export RATE_LIMIT_QUICK=0 DATA_DIR="$out/$3-data" SEED_DEMO=false PORT=$2 HOST=127.0.0.1 &&
+    if [ -f scripts/start.mjs ]; then exec node scripts/start.mjs server; else exec node --import tsx api/server.ts; fi >"$out/$3.log" 2>&1) &
   pids+=($!)
 }
 start "$out/a" 8401 A

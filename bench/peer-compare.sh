@@ -21,14 +21,14 @@ declare -A url spids
 for s in $systems; do
   case $s in
     peer) ;; # started by the peer's own run.sh for each trial (it asks the peer's InChI of Open Babel)
-    inline) RATE_LIMIT_QUICK=0 DATA_DIR="$out/inline" SEED_DEMO=false PORT=8201 HOST=127.0.0.1 node --import tsx api/server.ts >"$out/inline.log" 2>&1 &
+    inline) RATE_LIMIT_QUICK=0 DATA_DIR="$out/inline" SEED_DEMO=false PORT=8201 HOST=127.0.0.1 node scripts/start.mjs server >"$out/inline.log" 2>&1 &
           pids+=($!); url[$s]=http://127.0.0.1:8201; spids[$s]=$! ;;
     dist*) spec=${s#dist}; n=${spec%x*}; threads=$((2 / n > 0 ? 2 / n : 1)); [ "$spec" != "$n" ] && threads=${spec#*x}
           port=$((8300 + n * 10 + threads)); prefix=peer-$s-$$
-          RATE_LIMIT_QUICK=0 REDIS_URL=$redis QUEUE_PREFIX=$prefix DATA_DIR="$out/$s" SEED_DEMO=false PORT=$port HOST=127.0.0.1 node --import tsx api/server.ts >"$out/$s-api.log" 2>&1 &
+          RATE_LIMIT_QUICK=0 REDIS_URL=$redis QUEUE_PREFIX=$prefix DATA_DIR="$out/$s" SEED_DEMO=false PORT=$port HOST=127.0.0.1 node scripts/start.mjs server >"$out/$s-api.log" 2>&1 &
           pids+=($!); url[$s]=http://127.0.0.1:$port; spids[$s]=$!
           for i in $(seq "$n"); do
-            REDIS_URL=$redis QUEUE_PREFIX=$prefix WORKERS=$threads WORKER_METRICS_PORT=0 node --import tsx workers/main.ts >"$out/$s-w$i.log" 2>&1 &
+            REDIS_URL=$redis QUEUE_PREFIX=$prefix WORKERS=$threads WORKER_METRICS_PORT=0 node scripts/start.mjs worker >"$out/$s-w$i.log" 2>&1 &
             pids+=($!); spids[$s]="${spids[$s]} $!"
           done ;;
   esac

@@ -1,26 +1,16 @@
-// Builds the chemistry threads' bundle (see shared/threads/bundle.ts) and prints its path as JSON.
-// Plain JavaScript and a process of its own: esbuild's plugins (needed to give each source file
-// its own import.meta.url) only run in its asynchronous API, and a pool is created synchronously.
-// Also run once while the Docker image is built (deploy/Dockerfile), where the app's
-// node_modules is not writable at run time.
+// Builds the chemistry threads' bundle for a process run from the TypeScript sources (development,
+// tests; see shared/threads/bundle.ts) and prints its path as JSON. A process run from dist/ uses
+// the one scripts/build.mjs built instead. Plain JavaScript and a process of its own: esbuild's
+// plugins (needed to give each source file its own import.meta.url) only run in its asynchronous
+// API, and a pool is created synchronously.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ownUrls } from '../../scripts/own-urls.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = `${root}node_modules/.cache/natprod`;
-
-/** Each file's `import.meta.url` becomes that file's own URL (a bundle has only one). */
-const ownUrls = {
-  name: 'natprod-own-urls',
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }));
-  },
-};
 
 const out = await build({
   entryPoints: [fileURLToPath(new URL('./thread.ts', import.meta.url))],
@@ -33,7 +23,8 @@ const out = await build({
   sourcemap: 'inline',
   sourcesContent: false,
   logLevel: 'silent',
-  plugins: [ownUrls],
+  // Absolute URLs: node_modules (and this cache) may be another checkout's, through a symlink.
+  plugins: [ownUrls()],
 });
 const text = out.outputFiles[0].text;
 const file = `${cacheDir}/thread-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`;

@@ -1,10 +1,15 @@
 /**
- * The chemistry threads' code as one plain JavaScript module, built by esbuild when a process
- * first starts a pool and kept under node_modules/.cache/natprod (named by a hash of its text, so
- * an edited source gives a new file and processes never read a half-written one).
+ * The chemistry threads' code as one plain JavaScript module, so that threads need no TypeScript
+ * loader. Where it comes from depends on how the process runs:
  *
- * Built in a short child process (shared/threads/build-thread-bundle.mjs, ~0.3 s) because esbuild runs
- * plugins only in its asynchronous API and a pool starts synchronously.
+ * - From dist/ (`npm start`, the Docker image; scripts/build.mjs): the build wrote it beside the
+ *   process's own bundle (dist/thread-<hash>.mjs) and told this file where
+ *   (`__NATPROD_DIST_THREAD__`, defined by the build): nothing is built or written at start.
+ * - From the TypeScript sources through tsx (development, tests): built by esbuild when a process
+ *   first starts a pool and kept under node_modules/.cache/natprod (named by a hash of its text,
+ *   so an edited source gives a new file and processes never read a half-written one), in a short
+ *   child process (shared/threads/build-thread-bundle.mjs, ~0.3 s) because esbuild runs plugins
+ *   only in its asynchronous API and a pool starts synchronously.
  *
  * Why: a thread that loads the TypeScript sources itself (tsx's loader, registered in the
  * thread) starts a loader thread of its own and sends every one of its ~120 modules through it.
@@ -16,12 +21,17 @@
  * Packages stay external (RDKit finds its .wasm next to its own script; pdfjs-dist is imported
  * on a thread's first PDF task, by Node's own loader as before), so the file must live where
  * node_modules resolves: inside the project. `import.meta.url` is replaced by each source file's
- * own URL, so that data files are still found relative to the file that names them. Where the cache cannot be written (a
- * read-only install; deploy/Dockerfile builds it while the image is built), the threads load the
+ * own URL (scripts/own-urls.mjs), so that data files are still found relative to the file that
+ * names them. Where the cache cannot be written (a read-only install), the threads load the
  * sources through tsx as before (shared/threads/thread-entry.mjs).
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+
+/** In a bundle of dist/: the threads' module built with it, relative to this source file (scripts/build.mjs). */
+declare const __NATPROD_DIST_THREAD__: string | undefined;
+const DIST_THREAD = typeof __NATPROD_DIST_THREAD__ === 'string' ? new URL(__NATPROD_DIST_THREAD__, import.meta.url) : undefined;
 
 const BUILDER = new URL('./build-thread-bundle.mjs', import.meta.url);
 /** Loads the TypeScript sources through tsx (the fallback). */
@@ -38,10 +48,19 @@ export interface ThreadModule {
 
 let built: ThreadModule | undefined;
 
-/** Builds (once per process) and returns the threads' module; never throws. `builder`: tests only. */
+/**
+ * The threads' module, found or built once per process; never throws. `builder`: tests only.
+ * A process run from dist/ uses the module built with it; should that be gone, it builds one as
+ * a process run from the sources does.
+ */
 export function threadModule(builder?: URL): ThreadModule {
   if (builder) return build(builder);
-  return (built ??= build(BUILDER));
+  return (built ??= (DIST_THREAD && fromDist(DIST_THREAD)) || build(BUILDER));
+}
+
+/** The threads' module of a build in dist/, when it is there. */
+export function fromDist(file: URL): ThreadModule | undefined {
+  return existsSync(file) ? { url: file.href, bundled: true } : undefined;
 }
 
 function build(builder: URL): ThreadModule {

@@ -1,3 +1,5 @@
+// Development and tests only (a process run from the sources whose threads' bundle could not be
+// built; shared/threads/bundle.ts): tsx is a development dependency, absent from production.
 // Piscina loads this plain-JS entry in each thread; it registers the TypeScript loader there
 // (loader hooks do not carry over from the main thread), loads thread.ts with everything it
 // imports, and unregisters the loader again.
