@@ -4,7 +4,7 @@
  * admin). It receives ready services and opens nothing itself, so tests build it around their
  * own runner and store.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import catalogPlugin from './catalog/plugin.ts';
 import { exportOptions } from './catalog/export/routes.ts';
@@ -14,7 +14,8 @@ import metricsPlugin from './plugins/metrics.ts';
 import security from './plugins/security.ts';
 import limits from './plugins/limits.ts';
 import admin from './plugins/admin.ts';
-import { chemRoutes } from './chem/routes.ts';
+import { chemRoutes, PREFIXES } from './chem/routes.ts';
+import identity from './plugins/identity.ts';
 import docs from './plugins/docs.ts';
 import healthRoutes from './plugins/health.ts';
 import { jobRoutes } from './jobs/routes.ts';
@@ -24,13 +25,14 @@ import { clientErrorHandler, lingerAfterEarlyAnswers } from './client-error.ts';
 
 export interface AppOptions {
   services: Services;
-  logger?: boolean | Record<string, unknown>;
 }
 
-export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ services }: AppOptions): Promise<FastifyInstance> {
   const { config, runner, store, metrics } = services;
+  // The process's one logger (shared/log.ts), built by its entry and held by the services.
+  const loggerInstance: FastifyBaseLogger = services.log;
   const app = Fastify({
-    logger,
+    loggerInstance,
     logController: new LogController({ disableRequestLogging: !config.LOG_REQUESTS }),
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
@@ -46,11 +48,12 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   await app.register(metricsPlugin, { metrics });
   // CORS, security headers, then limits per client (docs/operations.md).
   await app.register(security, { config });
-  await app.register(limits, { config, store, runner, registry: metrics.registry });
+  await app.register(identity, { store });
+  await app.register(limits, { config, runner, registry: metrics.registry, redis: services.redis('failFast', 'limits') });
   await app.register(multipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 1, fields: 20, fieldSize: 64 * 1024 }, throwFileSizeLimit: true });
 
   await app.register(docs, { config });
-  await app.register(healthRoutes, { services });
+  await app.register(healthRoutes, { services, prefixes: PREFIXES });
 
   const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner: app.clientRunner(req), config, store, baseUrl: `${req.protocol}://${req.host}`, prefix });
   const longWaitMs = config.LONG_TASK_TIMEOUT_MS;
@@ -72,6 +75,6 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
     structure: services.structure,
     exports: exportOptions(config, runner),
   });
-  await app.register(admin, { config, store }); // Bull Board at /admin/queues (distributed mode)
+  await app.register(admin, { config, redis: services.redis('commands', 'admin') }); // Bull Board at /admin/queues (distributed mode)
   return app;
 }

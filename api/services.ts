@@ -1,32 +1,40 @@
 /**
- * The long-lived services the api process needs, created from the configuration: the metrics
- * registry, the job runner (inline: a Piscina pool in this process; bullmq: queues in Redis) and
- * the catalog store (embedded nedb files, or MongoDB). Closed in reverse order.
+ * The api process's composition root: every long-lived resource is built here, once, from the
+ * configuration, and closed here in reverse order, each step even when one before it failed
+ * (shared/lifecycle.ts): the metrics registry, the Redis connections (shared/redis.ts profiles),
+ * the job runner (inline: a Piscina pool in this process; bullmq: queues in Redis), the catalog
+ * store (embedded files or MongoDB), the structure search (api/catalog/structure/module.ts), the
+ * demo import and the OPSIN JVM. Entries (api/server.ts, api/mcp/stdio.ts) pass their logger.
  */
+import type { Redis } from 'ioredis';
 import { threadConfig, type Config } from '../shared/config.ts';
 import { openStore } from './catalog/store/open.ts';
 import type { CatalogStore } from './catalog/store/types.ts';
-import type { DeriveInput, DerivedMolecule, SearchFeed } from '../shared/chem/catalog/ports.ts';
+import type { DeriveInput, DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import type { SeedHandle } from './catalog/import/demo.ts';
 import { createBullRunner } from '../shared/jobs/bullmq.ts';
 import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
 import type { JobRunner } from '../shared/jobs/types.ts';
+import { Resources } from '../shared/lifecycle.ts';
+import { silentLogger, type Logger } from '../shared/log.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
+import { connectSoft, redisClient, type RedisProfile } from '../shared/redis.ts';
 import { createPool, type ChemPool } from '../shared/threads/pool.ts';
-import { Redis } from 'ioredis';
-import { StructureSearch } from './catalog/structure/structure.ts';
-import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './catalog/structure/feed.ts';
-import { SearchService } from '../shared/structure-search/service.ts';
-import { RedisSearchPublisher } from '../shared/structure-search/redis-feed.ts';
+import { closeSharedOpsin, opsinHealth } from './names/service.ts';
+import { createStructureSearch, type StructureSearchModule } from './catalog/structure/module.ts';
+import type { StructureSearch } from './catalog/structure/structure.ts';
 
 export interface Services {
   config: Config;
+  log: Logger;
   metrics: Metrics;
   runner: JobRunner;
   store: CatalogStore;
   /** The inline runner's pool (undefined in bullmq mode: the api runs no chemistry then). */
   pool?: ChemPool;
+  /** A Redis connection of the given profile (distributed mode; undefined without REDIS_URL), built once per name and closed with the rest. */
+  redis(profile: RedisProfile, name: string): Redis | undefined;
   /** Structure derivation of catalog molecules, as a job on the runner (worker task `derive_molecule`). */
   derive: (input: DeriveInput) => Promise<DerivedMolecule>;
   /** The background demo import, when the server started one. */
@@ -34,12 +42,11 @@ export interface Services {
   /** Catalog structure search (exact, substructure, similarity). */
   structure: StructureSearch;
   /** The structure-search index: built (inline) or published (distributed) by `start()`. */
-  searchIndex: {
-    /** Backfills missing fingerprints, then builds or publishes the index; resolves when done. */
-    start(): Promise<void>;
-    status(): Record<string, unknown>;
-  };
-  close(graceMs?: number): Promise<void>;
+  searchIndex: Pick<StructureSearchModule, 'start' | 'status'>;
+  /** What /health reports beside the version and modes: each component's state. */
+  health(): Record<string, unknown>;
+  /** Closes everything (running tasks get `graceMs`); resolves with the names of the steps that failed. */
+  close(graceMs?: number): Promise<string[]>;
 }
 
 export function timeoutsOf(config: Config): RunnerTimeouts {
@@ -51,117 +58,87 @@ export function timeoutsOf(config: Config): RunnerTimeouts {
   };
 }
 
-export async function createServices(config: Config, opts: { store?: CatalogStore } = {}): Promise<Services> {
-  const metrics = createMetrics('api', config.RELEASE_VERSION);
-  const timeouts = timeoutsOf(config);
-  let pool: ChemPool | undefined;
-  let runner: JobRunner;
-  if (config.REDIS_URL) {
-    runner = await createBullRunner({
-      redisUrl: config.REDIS_URL,
-      prefix: config.QUEUE_PREFIX,
-      attempts: config.JOB_ATTEMPTS,
-      timeouts,
-      observer: metrics.jobObserver,
-      log: (msg, extra) => console.error(JSON.stringify({ level: 'warn', time: new Date().toISOString(), msg, ...extra })),
-    });
-  } else {
-    const p = createPool(config.WORKERS, threadConfig(config));
-    pool = p;
-    metrics.watchPool(() => p.utilization, () => p.threads.length, () => p.wasmMemory());
-    runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });
-  }
-  metrics.watchQueues(() => runner.depth());
-  const raw = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
+export async function createServices(config: Config, opts: { store?: CatalogStore; log?: Logger } = {}): Promise<Services> {
+  const log = opts.log ?? silentLogger;
+  const resources = new Resources(log);
+  let graceMs = config.SHUTDOWN_GRACE_MS;
+  try {
+    const metrics = createMetrics('api', config.RELEASE_VERSION);
+    const timeouts = timeoutsOf(config);
 
-  // Structure search: the inline mode keeps the index on its own threads; the distributed mode
-  // publishes the molecules to Redis, from which each worker process keeps its copy.
-  let feed: SearchFeed;
-  let index: SearchService | undefined;
-  let publisher: RedisSearchPublisher | undefined;
-  let redis: Redis | undefined;
-  if (pool) {
-    const svc = new SearchService(pool);
-    index = svc;
-    const logFailure = (e: unknown) => console.error(`structure search index: ${(e as Error)?.message ?? e}`);
-    feed = {
-      // Not awaited: the index applies writes in order, and a search waits for those before it.
-      put: async (rows) => void svc.apply(rows).catch(logFailure),
-      remove: async (ids) => void svc.apply([], ids).catch(logFailure),
-      rebuild: (pages, expected) => svc.rebuild(pages, expected),
+    const connections = new Map<string, Redis>();
+    const redis = (profile: RedisProfile, name: string): Redis | undefined => {
+      if (!config.REDIS_URL) return undefined;
+      const key = `${profile}:${name}`;
+      let r = connections.get(key);
+      if (!r) {
+        r = resources.add(`redis ${name}`, redisClient(config.REDIS_URL, profile, name, log), (c) => c.disconnect());
+        connections.set(key, r);
+      }
+      return r;
     };
-  } else {
-    redis = new Redis(config.REDIS_URL!, { maxRetriesPerRequest: 2, lazyConnect: false });
-    redis.on('error', () => {});
-    publisher = new RedisSearchPublisher(redis, config.QUEUE_PREFIX);
-    feed = publisher;
-  }
-  const store = observeMolecules(raw, () => feed);
-  const backfill: BackfillStatus = { state: 'idle', missing: 0, done: 0, unreadable: 0 };
-  let published: { state: string; error?: string } = { state: 'idle' };
-  let ensureTimer: NodeJS.Timeout | undefined;
-  const stopping = new AbortController();
-  // Molecules written by another process (the import CLI on the same DATA_DIR): rebuild, once
-  // the burst of changes is over.
-  let rebuildTimer: NodeJS.Timeout | undefined;
-  raw.onExternalChange?.((coll) => {
-    if (coll !== 'molecules' || stopping.signal.aborted) return;
-    clearTimeout(rebuildTimer);
-    rebuildTimer = setTimeout(() => {
-      void raw.count('molecules', {}).then((n) => feed.rebuild(storePages(raw), n)).catch((e: unknown) => console.error(`structure search index: ${(e as Error)?.message ?? e}`));
-    }, 1_000);
-    rebuildTimer.unref();
-  });
-  const searchIndex: Services['searchIndex'] = {
-    async start() {
-      await backfillFingerprints(raw, runner, backfill, stopping.signal);
-      if (stopping.signal.aborted) return;
-      const expected = await raw.count('molecules', {});
-      if (index) return index.rebuild(storePages(raw), expected);
-      published = { state: 'publishing' };
-      try {
-        await publisher!.ensure(storePages(raw));
-        published = { state: 'published' };
-      } catch (e) {
-        published = { state: 'failed', error: (e as Error)?.message };
-      }
-      // Redis may lose the published molecules (a restart without persistence): put them back.
-      ensureTimer ??= setInterval(() => {
-        publisher!.ensure(storePages(raw)).then(
-          (did) => did && (published = { state: 'published' }),
-          () => {},
-        );
-      }, 10_000);
-      ensureTimer.unref();
-    },
-    status() {
-      return { backfill: { ...backfill }, index: index ? index.health() : published };
-    },
-  };
-  const services: Services = {
-    config,
-    metrics,
-    runner,
-    store,
-    pool,
-    structure: new StructureSearch(runner, store),
-    searchIndex,
-    derive: async (input) => (await runner.run('derive_molecule', 'derive_molecule', input)) as DerivedMolecule,
-    async close(graceMs = config.SHUTDOWN_GRACE_MS) {
-      stopping.abort();
-      if (ensureTimer) clearInterval(ensureTimer);
-      clearTimeout(rebuildTimer);
-      await services.seed?.stop();
-      await runner.close();
-      if (pool) {
+
+    // Opened first, closed last: whatever still runs at shutdown may write to it until then.
+    const raw = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
+    resources.add('catalog store', raw, (s) => s.close());
+
+    let pool: ChemPool | undefined;
+    let runner: JobRunner;
+    if (config.REDIS_URL) {
+      runner = await createBullRunner({
+        redisUrl: config.REDIS_URL,
+        prefix: config.QUEUE_PREFIX,
+        attempts: config.JOB_ATTEMPTS,
+        timeouts,
+        observer: metrics.jobObserver,
+        log: (msg, extra) => log.warn(extra, msg),
+        logger: log,
+      });
+      resources.add('job runner', runner, (r) => r.close());
+    } else {
+      const p = createPool(config.WORKERS, threadConfig(config), log);
+      pool = resources.add('chemistry pool', p, async (pl) => {
         // Running tasks get the grace period; then their threads are stopped.
-        const closing = pool.close();
-        const late = await Promise.race([closing.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
-        if (late) await pool.destroy();
-      }
-      redis?.disconnect();
-      await raw.close();
-    },
-  };
-  return services;
+        const late = await Promise.race([pl.close().then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), graceMs).unref())]);
+        if (late) await pl.destroy();
+      });
+      metrics.watchPool(() => p.utilization, () => p.threads.length, () => p.wasmMemory());
+      runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });
+      resources.add('job runner', runner, (r) => r.close());
+    }
+    metrics.watchQueues(() => runner.depth());
+    resources.onClose('OPSIN', closeSharedOpsin);
+
+    const publisherRedis = redis('commands', 'search-publisher');
+    if (publisherRedis) await connectSoft(publisherRedis);
+    const structure = createStructureSearch({ runner, store: raw, pool, redis: publisherRedis, prefix: config.QUEUE_PREFIX, log });
+    resources.add('structure search', structure, (s) => s.close());
+    const services: Services = {
+      config,
+      log,
+      metrics,
+      runner,
+      store: structure.store,
+      pool,
+      redis,
+      structure: structure.search,
+      searchIndex: structure,
+      derive: (input) => runner.runTask('derive_molecule', 'derive_molecule', input),
+      health: () => ({
+        ...(services.seed ? { demo_import: services.seed.status() } : {}),
+        structure_search: structure.status(),
+        opsin: opsinHealth(config),
+      }),
+      close(grace = config.SHUTDOWN_GRACE_MS) {
+        graceMs = grace;
+        return resources.closeAll();
+      },
+    };
+    // Built last, closed first: the demo import stops before the store and the runner go.
+    resources.onClose('demo import', () => services.seed?.stop());
+    return services;
+  } catch (e) {
+    await resources.closeAll();
+    throw e;
+  }
 }

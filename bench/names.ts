@@ -18,8 +18,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { OpsinProcess } from '../shared/names/opsin.ts';
-import { compileBridge, locateOpsin } from '../shared/names/opsin-setup.ts';
+import { OpsinProcess } from '../api/names/opsin.ts';
+import { compileBridge, locateOpsin } from '../api/names/opsin-setup.ts';
 
 const setup = locateOpsin();
 if (!setup.java || !setup.jar) {

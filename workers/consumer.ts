@@ -6,8 +6,10 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from '../shared/errors.ts';
+import { silentLogger, type Logger } from '../shared/log.ts';
+import { redisClient } from '../shared/redis.ts';
 import { type JobObserver } from '../shared/jobs/executor.ts';
 import { BATCH_JOB, QUEUES, type QueueMode, blobRef, encodeFailure, jobPayload, keys } from '../shared/jobs/queues.ts';
 import { createBatchRunner } from './batch.ts';
@@ -23,7 +25,7 @@ export interface ConsumerOptions {
   threads?: number;
   lockMs: number;
   observer?: JobObserver;
-  log?: (msg: string, extra?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 export interface Consumers {
@@ -34,8 +36,9 @@ export interface Consumers {
 
 export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> {
   const { prefix, pool, observer } = opts;
-  const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-  const subscriber = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  const log = opts.log ?? silentLogger;
+  const redis = redisClient(opts.redisUrl, 'blocking', 'consumer', log);
+  const subscriber = redisClient(opts.redisUrl, 'blocking', 'consumer-cancel', log);
   const workers: Worker[] = [];
   // BullMQ does not close connections it was given: keep them to close them ourselves.
   const connections: Redis[] = [redis, subscriber];
@@ -117,7 +120,7 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
   };
 
   for (const mode of Object.keys(QUEUES) as QueueMode[]) {
-    const connection = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    const connection = redisClient(opts.redisUrl, 'blocking', `consumer-${mode}`, log);
     connections.push(connection);
     const worker = new Worker(QUEUES[mode], processor, {
       connection,
@@ -128,7 +131,7 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
       stalledInterval: opts.lockMs,
       maxStalledCount: 2,
     });
-    worker.on('error', (err) => opts.log?.('worker error', { queue: QUEUES[mode], err: err.message }));
+    worker.on('error', (err) => log.warn({ queue: QUEUES[mode], err: err.message }, 'worker error'));
     workers.push(worker);
   }
 

@@ -7,7 +7,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../shared/errors.ts';
 import { runAction } from './actions/actions.ts';
-import { authenticate, login, revokeToken } from './auth/auth.ts';
+import { login, revokeToken } from './auth/auth.ts';
+import { catalogBudget } from '../plugins/limits.ts';
+import identity from '../plugins/identity.ts';
 import { BackgroundWork } from './actions/background.ts';
 import type { DeriveInput, DerivedMolecule } from '../../shared/chem/catalog/ports.ts';
 import { mutate } from './mutate/mutate.ts';
@@ -60,9 +62,18 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
   // Queued work ends (or stops between items) before app.close() resolves; then the store may close.
   app.addHook('onClose', () => background.close());
 
+  // Who calls: the app's identity plugin, or this plugin's own where the catalog is mounted alone.
+  if (!app.hasRequestDecorator('caller')) await app.register(identity, { store });
+
+  // Every catalog route counts against a rate-limit budget: writes, or quick for reads and searches.
+  app.addHook('onRoute', (route) => {
+    const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+    route.config = { ...route.config, budget: route.config?.budget ?? catalogBudget(method, route.url) };
+  });
+
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.routeOptions.config?.catalogPublic) return;
-    const user = await authenticate(store, req.headers.authorization);
+    const user = await req.caller.user();
     if (!user) return reply.code(401).send({ message: 'Unauthenticated.' });
     req.catalogUser = user;
   });

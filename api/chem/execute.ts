@@ -1,12 +1,14 @@
 /**
  * One code path for an operation, whoever calls it: the REST route and the MCP tool both come
- * here with validated arguments. An operation either has an api-side handler, or its task is
+ * here with validated arguments. An operation either has an api-side handler (flagged
+ * `handler: 'api'` in the registry, found by name in api/chem/handlers/), or its task is
  * submitted to the job runner and (for quick operations) awaited.
  */
 import type { ApiContext, MediaType, OpDef } from '../../shared/ops/types.ts';
 import { AnnotatedResult, isMediaResult } from '../../shared/ops/types.ts';
 import type { JobRecord } from '../../shared/jobs/types.ts';
 import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
+import { apiHandlerOf } from './handlers/index.ts';
 
 export interface Submission {
   job_id: string;
@@ -33,8 +35,9 @@ export function jobStatusUrl(ctx: ApiContext, id: string): string {
 }
 
 export async function executeOp(op: OpDef, args: Record<string, unknown>, ctx: ApiContext, opts: ExecOptions): Promise<Outcome> {
-  if (op.api) {
-    return wrap(op, await op.api(args, ctx), op.successStatus ?? 200);
+  const handler = apiHandlerOf(op);
+  if (handler) {
+    return wrap(op, await handler(args, ctx), op.successStatus ?? 200);
   }
   const waitLong = op.mode === 'long' && opts.waitForLong;
   if (opts.async || (op.mode === 'long' && !waitLong)) {

@@ -83,6 +83,8 @@ export async function chemRoutes(app: FastifyInstance, opts: ChemRouteOptions) {
       app.route({
         method: op.method,
         url: `${prefix}${fastifyPath(op.path)}`,
+        // The rate-limit budget this route counts against (api/plugins/limits.ts).
+        config: { budget: op.mode === 'long' ? 'long' : 'quick' },
         ...(op.body?.kind === 'multipart' ? { bodyLimit: opts.uploadBodyLimit } : {}),
         handler: async (req: FastifyRequest, reply: FastifyReply) => {
           const { args: query, async } = splitAsync((req.query ?? {}) as Raw);

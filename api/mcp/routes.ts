@@ -36,8 +36,9 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
     transport.onclose = () => sessions.delete(transport.sessionId);
     await serverFor(req).connect(transport);
   };
-  app.get('/mcp', sse('/mcp/messages/', 'session_id'));
-  app.get('/sse', sse('/messages', 'sessionId'));
+  const quick = { config: { budget: 'quick' as const } };
+  app.get('/mcp', quick, sse('/mcp/messages/', 'session_id'));
+  app.get('/sse', quick, sse('/messages', 'sessionId'));
 
   const post = async (req: FastifyRequest, reply: FastifyReply) => {
     const q = req.query as Record<string, string | undefined>;
@@ -53,10 +54,10 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
     }
     return reply.code(202).send({ message: 'Accepted' });
   };
-  app.post('/mcp/messages', { bodyLimit: opts.bodyLimit }, post);
-  app.post('/messages', { bodyLimit: opts.bodyLimit }, post);
+  app.post('/mcp/messages', { ...quick, bodyLimit: opts.bodyLimit }, post);
+  app.post('/messages', { ...quick, bodyLimit: opts.bodyLimit }, post);
 
-  app.post('/mcp', { bodyLimit: opts.bodyLimit }, async (req: FastifyRequest, reply: FastifyReply) => {
+  app.post('/mcp', { ...quick, bodyLimit: opts.bodyLimit }, async (req: FastifyRequest, reply: FastifyReply) => {
     hijack(reply);
     const server = serverFor(req);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

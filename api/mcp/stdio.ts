@@ -7,12 +7,14 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfigOrExit } from '../../shared/config.ts';
+import { createLogger } from '../../shared/log.ts';
 import { createServices } from '../services.ts';
 import { createMcpServer } from './tools.ts';
 
 const config = loadConfigOrExit();
+const log = createLogger({ level: config.LOG_LEVEL, role: 'mcp-stdio', fd: 2 });
 
-const services = await createServices(config);
+const services = await createServices(config, { log });
 const server = createMcpServer({
   version: config.RELEASE_VERSION,
   longWaitMs: config.LONG_TASK_TIMEOUT_MS,
@@ -22,6 +24,6 @@ const server = createMcpServer({
 const transport = new StdioServerTransport();
 transport.onclose = () => void services.close().then(() => process.exit(0));
 await server.connect(transport);
-console.error(`natprod MCP server on stdio (${services.runner.kind} runner)`);
+log.info({ jobs: services.runner.kind }, 'natprod MCP server on stdio');
 // search_catalog answers 503 until the index is built (seconds for the demo set).
-services.searchIndex.start().catch((err: unknown) => console.error(`structure search index failed: ${(err as Error)?.message ?? err}`));
+services.searchIndex.start().catch((err: unknown) => log.error({ err }, 'structure search index failed'));

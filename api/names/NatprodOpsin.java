@@ -1,6 +1,6 @@
 /*
  * natprod's bridge to OPSIN (name to structure), run as ONE long-lived JVM per process that needs
- * it (see docs/names.md). Compiled at first use by shared/names/opsin.ts into a cache directory.
+ * it (see docs/names.md). Compiled at first use by api/names/opsin.ts into a cache directory.
  *
  * Protocol, one line each way, UTF-8:
  *   request:  <id> TAB <name>

@@ -6,9 +6,9 @@
  * Every structure found is written by RDKit (the `generate_smiles` task on a worker thread), so a
  * name answers exactly what its SMILES would. The answer names the resolver that found it.
  */
-import { AppError } from '../errors.ts';
-import { extdbBudgetMs, type ExtdbAnswer } from '../ops/extdb.tasks.ts';
-import type { ApiContext, CatalogReader } from '../ops/types.ts';
+import { AppError } from '../../shared/errors.ts';
+import { extdbWait } from '../../shared/extdb/budget.ts';
+import type { ApiContext, CatalogReader } from '../../shared/ops/types.ts';
 import { OpsinError } from './opsin.ts';
 import { OPSIN_INSTALL_HINT } from './opsin-setup.ts';
 import { sharedOpsin } from './service.ts';
@@ -41,7 +41,7 @@ export function nameVariants(name: string): string[] {
 /** RDKit's canonical SMILES of a resolver's SMILES (null when RDKit cannot read it). */
 async function canonical(ctx: ApiContext, smiles: string): Promise<string | null> {
   try {
-    const out = await ctx.runner.run(OP, 'generate_smiles', { input_text: smiles, representation: 'smiles' });
+    const out = await ctx.runner.runTask(OP, 'generate_smiles', { input_text: smiles, representation: 'smiles' });
     return typeof out === 'string' && out !== '' ? out : null;
   } catch (e) {
     if (AppError.from(e)?.status === 422) return null;
@@ -111,8 +111,7 @@ export async function resolveName(rawName: string, ctx: ApiContext, prefix = '')
   // (c) the external compound database
   const { config } = ctx;
   try {
-    const budget = extdbBudgetMs(config.EXTDB_TIMEOUT_MS);
-    const found = (await ctx.runner.run(OP, 'extdb_lookup', { identifier: name }, { timeoutMs: budget + 2_000, waitMs: budget + 5_000 })) as ExtdbAnswer;
+    const found = await ctx.runner.runTask(OP, 'extdb_lookup', { identifier: name }, extdbWait(config.EXTDB_TIMEOUT_MS));
     const smiles = found.canonical_smiles && (await canonical(ctx, found.canonical_smiles));
     if (smiles) return { smiles, resolver: 'extdb', source: config.EXTDB_URL };
     misses.push('external compound database: not found');

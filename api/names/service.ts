@@ -5,7 +5,7 @@
  * The configuration is the process's own, passed in by the callers (`ApiContext.config`, the
  * health route's services).
  */
-import type { Config } from '../config.ts';
+import type { Config } from '../../shared/config.ts';
 import { OpsinProcess } from './opsin.ts';
 import { locateOpsin, OPSIN_INSTALL_HINT, type OpsinSetup } from './opsin-setup.ts';
 

@@ -18,10 +18,9 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/config.ts';
-import { authenticate } from '../catalog/auth/auth.ts';
-import type { CatalogStore } from '../catalog/store/types.ts';
+import { connectSoft } from '../../shared/redis.ts';
 import { QUEUES } from '../../shared/jobs/queues.ts';
 
 export const ADMIN_PATH = '/admin/queues';
@@ -42,18 +41,15 @@ function cookieToken(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export default async function admin(app: FastifyInstance, opts: { config: Config; store: CatalogStore }) {
-  const { config, store } = opts;
-  if (!config.REDIS_URL) return;
-
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
-  redis.on('error', () => {});
-  await redis.connect().catch((e) => app.log.warn({ err: (e as Error).message }, 'admin: Redis not reachable yet'));
+export default async function admin(app: FastifyInstance, opts: { config: Config; redis?: Redis }) {
+  const { config, redis } = opts;
+  // Distributed mode only: the composition root's `commands` connection for Bull Board (closed there).
+  if (!redis) return;
+  if (!(await connectSoft(redis))) app.log.warn('admin: Redis not reachable yet');
   const queues = Object.values(QUEUES).map((name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }));
   for (const q of queues) q.on('error', () => {});
   app.addHook('onClose', async () => {
     await Promise.all(queues.map((q) => q.close().catch(() => {})));
-    redis.disconnect();
   });
 
   const board = new FastifyAdapter();
@@ -70,7 +66,7 @@ export default async function admin(app: FastifyInstance, opts: { config: Config
       const query = (req.query ?? {}) as Record<string, unknown>;
       const fromQuery = typeof query.token === 'string' ? query.token : undefined;
       const token = /^Bearer\s+\S+$/.test(header ?? '') ? header!.replace(/^Bearer\s+/, '') : (fromQuery ?? cookieToken(req));
-      const user = token ? await authenticate(store, `Bearer ${token}`) : undefined;
+      const user = token ? await app.userOfToken(token) : undefined;
       if (!user) {
         return reply
           .code(401)

@@ -1,5 +1,7 @@
 /**
- * Limits per client (api/plugins/client.ts says who a client is), with @fastify/rate-limit:
+ * Limits per client (`req.caller.key()`, api/plugins/identity.ts, says who a client is), with
+ * @fastify/rate-limit. Each route declares the budget it counts against (`config.budget`); routes
+ * that declare none are not counted:
  *
  * - three request budgets per RATE_LIMIT_WINDOW_MS: `quick` (chemistry operations, job polls and
  *   cancellations, catalog reads and searches, MCP), `long` (the registry's long operations and
@@ -27,23 +29,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import proxyAddr from '@fastify/proxy-addr';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import type { Config } from '../../shared/config.ts';
-import type { CatalogStore } from '../catalog/store/types.ts';
 import type { JobRunner } from '../../shared/jobs/types.ts';
-import { OPERATIONS } from '../../shared/ops/index.ts';
-import { fastifyPath, PREFIXES } from '../chem/routes.ts';
-import { clientKeys } from './client.ts';
+import { connectSoft } from '../../shared/redis.ts';
 import { cappedRunner, memorySlots, redisSlots, type SlotStore } from './long-jobs.ts';
 
 export type Budget = 'quick' | 'long' | 'writes';
 
 export interface LimitsOptions {
   config: Config;
-  store: CatalogStore;
   runner: JobRunner;
   registry: Registry;
+  /** The limiter's `failFast` Redis connection (distributed mode), built by the composition root. */
+  redis?: Redis;
 }
 
 declare module 'fastify' {
@@ -51,32 +51,30 @@ declare module 'fastify' {
     /** The job runner for this request's client (long submissions count against its cap). */
     clientRunner(req: FastifyRequest): JobRunner;
   }
+  interface FastifyContextConfig {
+    /**
+     * The request budget this route counts against (api/plugins/limits.ts); absent: not counted.
+     * A `quick` route called with `?async=true` counts as `long`.
+     */
+    budget?: Budget;
+  }
 }
 
 const ASYNC = ['true', '1', 'yes', 'on'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const kRetryAfter = Symbol('natprod.retryAfter');
 
-/** The budget a request counts against, from its route template; undefined = not counted. */
-export function budgetOf(routes: Map<string, Budget>, req: FastifyRequest): Budget | undefined {
-  const url = req.routeOptions.url;
-  if (!url || req.method === 'OPTIONS') return undefined;
-  if (url.startsWith('/api/')) return WRITE_METHODS.has(req.method) && !url.endsWith('/search') ? 'writes' : 'quick';
-  const budget = routes.get(url);
+/** The budget a request counts against, as its route declares it; undefined = not counted. */
+export function budgetOf(req: FastifyRequest): Budget | undefined {
+  if (req.method === 'OPTIONS') return undefined;
+  const budget = req.routeOptions.config?.budget;
   if (budget !== 'quick') return budget;
   const flag = (req.query as Record<string, unknown> | undefined)?.async;
   return typeof flag === 'string' && ASYNC.includes(flag.toLowerCase()) ? 'long' : 'quick';
 }
 
-function routeBudgets(): Map<string, Budget> {
-  const routes = new Map<string, Budget>();
-  for (const prefix of PREFIXES) {
-    for (const op of OPERATIONS) routes.set(`${prefix}${fastifyPath(op.path)}`, op.mode === 'long' ? 'long' : 'quick');
-    routes.set(`${prefix}/jobs/:id`, 'quick');
-  }
-  for (const url of ['/mcp', '/mcp/messages', '/sse', '/messages']) routes.set(url, 'quick');
-  return routes;
-}
+/** The budget of a catalog route (api/catalog/plugin.ts declares it on each): writes, except searches. */
+export const catalogBudget = (method: string, url: string): Budget => (WRITE_METHODS.has(method) && !url.endsWith('/search') ? 'writes' : 'quick');
 
 const require = createRequire(import.meta.url);
 type Incr = (key: string, cb: (err: Error | null, res: { current: number; ttl: number }) => void, timeWindow: number, max: number) => void;
@@ -112,16 +110,10 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
     }
   };
 
-  let redis: Redis | undefined;
-  if (config.REDIS_URL) {
-    const r = new Redis(config.REDIS_URL, { connectTimeout: 1000, commandTimeout: 500, enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
-    redis = r;
-    r.on('error', () => {});
-    await r.connect().catch((e) => app.log.warn({ err: (e as Error).message }, 'limits: Redis not reachable yet; limits fail open until it is'));
-    app.addHook('onClose', async () => void r.disconnect());
-  }
+  const { redis } = opts;
+  if (redis && !(await connectSoft(redis))) app.log.warn('limits: Redis not reachable yet; limits fail open until it is');
 
-  const keyOf = clientKeys(opts.store);
+  const keyOf = (req: FastifyRequest) => req.caller.key();
   const trusted = proxyAddr.compile(config.RATE_LIMIT_EXEMPT);
   const exempt = (req: FastifyRequest) => trusted(req.ip, 0);
   const windowMs = config.RATE_LIMIT_WINDOW_MS;
@@ -140,10 +132,9 @@ async function limits(app: FastifyInstance, opts: LimitsOptions) {
     }),
   ) as Record<Budget, ReturnType<FastifyInstance['createRateLimit']>>;
 
-  const routes = routeBudgets();
   const what: Record<Budget, string> = { quick: 'quick operations', long: 'long jobs and asynchronous calls', writes: 'catalog writes' };
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
-    const budget = budgetOf(routes, req);
+    const budget = budgetOf(req);
     if (!budget || max[budget] <= 0 || exempt(req)) return;
     (req as Tagged)[kClient] = await keyOf(req);
     let r;

@@ -136,7 +136,7 @@ export async function importBenchCatalog(store: CatalogStore, runner: JobRunner,
     const lane = async () => {
       while (next < part.length) {
         const j = next++;
-        derived[j] = await (runner.run('bench', 'derive_molecule', { structure: part[j].smiles }) as Promise<DerivedMolecule>).catch(() => null);
+        derived[j] = await runner.runTask('bench', 'derive_molecule', { structure: part[j].smiles }).catch(() => null);
       }
     };
     await Promise.all(Array.from({ length: lanes }, lane));

@@ -6,13 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { silentLogger, type Logger } from '../log.ts';
+import { redisClient } from '../redis.ts';
 import { AppError } from '../errors.ts';
 import type { JobObserver, RunnerTimeouts } from './executor.ts';
 import { isFinished, isReusable, resultOf } from './outcome.ts';
 import { createBatchedCalls } from './bullmq-batches.ts';
 import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure, iso, jobOptions, keys, parseCallId, queueUnavailable as unavailable } from './queues.ts';
 import type { JobRecord, JobRunner, JobStatus, SubmitOptions } from './types.ts';
+import { typedCalls } from './typed.ts';
 
 export interface BullRunnerOptions {
   redisUrl: string;
@@ -20,8 +23,10 @@ export interface BullRunnerOptions {
   attempts: number;
   timeouts: RunnerTimeouts;
   observer?: JobObserver;
-  /** Told about connection and BullMQ errors (throttled: once per source every 10 s). */
+  /** Told about BullMQ errors (throttled: once per source every 10 s). */
   log?: (msg: string, extra: Record<string, unknown>) => void;
+  /** The process's logger, for its Redis connections (shared/redis.ts). */
+  logger?: Logger;
 }
 
 /** An `error` listener that logs, at most once per 10 s per source (a Redis outage repeats them fast). */
@@ -39,8 +44,8 @@ export function errorLogger(log: BullRunnerOptions['log'], source: string): (err
 export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunner> {
   const { prefix, timeouts, observer } = opts;
   // Commands fail at once while disconnected (no offline queue): the HTTP answer is a quick 503.
-  const redis = new Redis(opts.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-  redis.on('error', errorLogger(opts.log, 'redis'));
+  // Connection errors are logged by shared/redis.ts (throttled); BullMQ's own below.
+  const redis = redisClient(opts.redisUrl, 'commands', 'jobs', opts.logger ?? silentLogger);
   await redis.connect().catch((e) => {
     throw new Error(`Cannot reach Redis at ${opts.redisUrl}: ${(e as Error).message}`);
   });
@@ -52,7 +57,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     queues[mode] = new Queue(QUEUES[mode], { connection: redis, prefix });
     // Every request awaiting its job adds a short-lived 'closing' listener (waitUntilFinished).
     queues[mode].setMaxListeners(0);
-    const conn = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    const conn = redisClient(opts.redisUrl, 'blocking', `jobs-events-${mode}`, opts.logger ?? silentLogger);
     blocking.push(conn);
     events[mode] = new QueueEvents(QUEUES[mode], { connection: conn, prefix });
     queues[mode].on('error', errorLogger(opts.log, `queue ${QUEUES[mode]}`));
@@ -124,6 +129,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
 
   const runner: JobRunner = {
     kind: 'bullmq',
+    ...typedCalls,
 
     async submit(op, task, args, so: SubmitOptions = {}) {
       const mode: QueueMode = so.mode === 'long' ? 'long' : 'quick';

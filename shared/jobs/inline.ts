@@ -12,6 +12,7 @@ import { AppError } from '../errors.ts';
 import type { JobObserver, RunnerTimeouts, TaskExecutor, TaskRunHandle } from './executor.ts';
 import { isFinished, isReusable, resultOf } from './outcome.ts';
 import type { JobRecord, JobRunner, SubmitOptions } from './types.ts';
+import { typedCalls } from './typed.ts';
 
 interface Entry {
   record: JobRecord;
@@ -81,6 +82,7 @@ export function createInlineRunner(opts: InlineRunnerOptions): JobRunner {
 
   const runner: JobRunner = {
     kind: 'inline',
+    ...typedCalls,
 
     async submit(op, task, args, so: SubmitOptions = {}) {
       refuseWhenClosed();

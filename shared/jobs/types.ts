@@ -3,6 +3,7 @@
  * Redis queues consumed by worker processes) share this contract and one contract test suite.
  */
 import type { SerializedAppError } from '../errors.ts';
+import type { TaskArgs, TaskName, TaskResult } from '../ops/task-types.ts';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -32,6 +33,8 @@ export interface SubmitOptions {
   jobId?: string;
 }
 
+export type RunOptions = SubmitOptions & { waitMs?: number };
+
 export interface QueueDepth {
   queue: string;
   waiting: number;
@@ -47,8 +50,18 @@ export interface JobRunner {
   get(id: string): Promise<JobRecord | undefined>;
   /** Cancel a queued or running job; returns the record after the attempt. */
   cancel(id: string): Promise<JobRecord | undefined>;
-  /** Submit and wait; throws AppError for a failed job, 504 naming the job on timeout. */
-  run(op: string, task: string, args: unknown, opts?: SubmitOptions & { waitMs?: number }): Promise<unknown>;
+  /**
+   * Submit and wait; throws AppError for a failed job, 504 naming the job on timeout. Untyped: for
+   * the registry's generic path (`executeOp` runs `op.task` with the operation's validated arguments).
+   */
+  run(op: string, task: string, args: unknown, opts?: RunOptions): Promise<unknown>;
+  /**
+   * `run` checked at compile time (shared/ops/task-types.ts): the task must exist, `args` must have
+   * its argument shape, and the answer has its result type. Every call naming a task in code uses this.
+   */
+  runTask<N extends TaskName>(op: string, task: N, args: TaskArgs<N>, opts?: RunOptions): Promise<TaskResult<N>>;
+  /** `submit` checked at compile time, as runTask. */
+  submitTask<N extends TaskName>(op: string, task: N, args: TaskArgs<N>, opts?: SubmitOptions): Promise<JobRecord>;
   /** Jobs waiting and running per queue (for the queue-depth gauges). */
   depth(): Promise<QueueDepth[]>;
   close(): Promise<void>;

@@ -4,61 +4,77 @@
  * The api never loads RDKit, so it enqueues these and uses what comes back.
  */
 import { z } from 'zod';
-import type { DeriveInput, DerivedMolecule } from '../chem/catalog/ports.ts';
+import type { DeriveInput } from '../chem/catalog/ports.ts';
 import { deriveMolecule } from '../chem/catalog/derive.ts';
 import { inchikey, molblock2D } from '../chem/convert/convert.ts';
-import { indexRows, type RowInput } from '../structure-search/rows.ts';
+import { indexRows } from '../structure-search/rows.ts';
 import { searchFingerprints, type StoredFingerprints } from '../structure-search/fingerprints.ts';
 import { withMol, type Mol } from '../chem/core/rdkit.ts';
-import { readQuery, scanSimilarity, scanSubstructure, type SimilarityScan, type SubstructureScan } from '../structure-search/scan.ts';
+import { readQuery, scanSimilarity, scanSubstructure } from '../structure-search/scan.ts';
 import { AppError } from '../errors.ts';
+import { internalTask, internalTasks } from './task-args.ts';
 import type { TaskContext, TaskTable } from './types.ts';
 
-/** Job payloads arrive as untyped JSON (Redis); check them again in the worker. */
-const deriveArgs = z.object({ structure: z.string().min(1).max(100_000) });
-const molblockArgs = z.object({ smiles: z.array(z.string().max(100_000)).max(1000) });
-const queryArgs = z.object({ query: z.string().min(1).max(100_000), query_type: z.enum(['smiles', 'smarts', 'auto']) });
+const structure = z.string().max(100_000);
+const queryType = z.enum(['smiles', 'smarts', 'auto']);
+/** A row's stored SMILES; a missing one becomes '' and the row is reported unreadable (indexRows). */
+const rowSmiles = z.unknown().transform((v) => (typeof v === 'string' ? v : ''));
+const buffer = z.instanceof(SharedArrayBuffer);
+/** The shared index (shared/structure-search/columns.ts IndexView): its buffers travel by reference. */
+const indexView = z.object({
+  count: z.number().int().nonnegative(),
+  ids: buffer,
+  alive: buffer,
+  pattern: buffer,
+  morganStart: buffer,
+  morganLen: buffer,
+  morganHeap: buffer,
+  pickleStart: buffer,
+  pickleLen: buffer,
+  pickleHeap: buffer,
+});
+const range = { query: structure, query_type: queryType, index: indexView, from: z.number().int().nonnegative(), to: z.number().int().nonnegative() };
+const similarityScan = z.object({ ...range, threshold: z.number() });
+const substructureScan = z.object({ ...range, use_chirality: z.boolean(), limit: z.number().int().nonnegative(), scores: z.boolean().optional() });
 
-export const catalogTasks: TaskTable = {
-  derive_molecule: (args: unknown, ctx: TaskContext): DerivedMolecule => {
-    const parsed = deriveArgs.safeParse(args);
-    if (!parsed.success) {
-      throw new AppError(422, `derive_molecule needs {structure: SMILES or molblock}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'invalid_input');
-    }
-    return deriveMolecule(ctx.rdkit, parsed.data satisfies DeriveInput);
-  },
+export const catalogTasks = internalTasks({
+  /** Identifiers, properties and framework of a created or updated molecule (api/services.ts `derive`). */
+  derive_molecule: internalTask(z.object({ structure: structure.min(1) }), (a, ctx) => deriveMolecule(ctx.rdkit, a satisfies DeriveInput)),
 
   /** Index rows of catalog molecules (only called by the search index of this process). */
-  catalog_index_rows: (args: unknown, ctx: TaskContext) => indexRows(ctx.rdkit, (args as { rows: RowInput[] }).rows),
+  catalog_index_rows: internalTask(
+    z.object({ rows: z.array(z.object({ id: z.number().int(), smiles: rowSmiles, fingerprints: z.unknown().optional() })) }),
+    (a, ctx) => indexRows(ctx.rdkit, a.rows),
+  ),
 
   /** Search fingerprints of stored molecules that lack them (the backfill at start). */
-  catalog_fingerprints: (args: unknown, ctx: TaskContext) => {
-    const rows = (args as { rows?: { id: number; smiles: string }[] }).rows ?? [];
-    const items: { id: number; fingerprints: StoredFingerprints }[] = [];
-    const failed: number[] = [];
-    for (const r of rows) {
-      try {
-        items.push({ id: r.id, fingerprints: withMol(ctx.rdkit, r.smiles, (mol) => searchFingerprints(mol)) });
-      } catch (e) {
-        if (!AppError.from(e)?.isClientError) throw e;
-        failed.push(r.id);
+  catalog_fingerprints: internalTask(
+    z.object({ rows: z.array(z.object({ id: z.number().int(), smiles: z.string() })).default([]) }),
+    (a, ctx) => {
+      const items: { id: number; fingerprints: StoredFingerprints }[] = [];
+      const failed: number[] = [];
+      for (const r of a.rows) {
+        try {
+          items.push({ id: r.id, fingerprints: withMol(ctx.rdkit, r.smiles, (mol) => searchFingerprints(mol)) });
+        } catch (e) {
+          if (!AppError.from(e)?.isClientError) throw e;
+          failed.push(r.id);
+        }
       }
-    }
-    return { items, failed };
-  },
+      return { items, failed };
+    },
+  ),
 
-  /** One range of a substructure or similarity scan over the shared index (args carry its buffers). */
-  catalog_scan: (args: unknown, ctx: TaskContext) => {
-    const a = args as (SubstructureScan | SimilarityScan) & { type: 'substructure' | 'similarity' };
-    return a.type === 'similarity' ? scanSimilarity(ctx.rdkit, a as SimilarityScan) : scanSubstructure(ctx.rdkit, a as SubstructureScan);
-  },
+  /** One range of a similarity scan over the shared index (args carry its buffers). */
+  catalog_scan_similarity: internalTask(similarityScan, (a, ctx) => scanSimilarity(ctx.rdkit, a)),
+
+  /** One range of a substructure scan over the shared index (args carry its buffers). */
+  catalog_scan_substructure: internalTask(substructureScan, (a, ctx) => scanSubstructure(ctx.rdkit, a)),
 
   /** The standard InChIKey of a structure query (exact search); 422 when it cannot be read. */
-  catalog_query_key: (args: unknown, ctx: TaskContext): { inchikey: string } => {
-    const parsed = queryArgs.safeParse(args);
-    if (!parsed.success) throw new AppError(422, `Invalid structure query: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'invalid_input');
-    if (parsed.data.query_type === 'smarts') throw new AppError(422, 'Exact search takes a SMILES, molblock or InChIKey query, not SMARTS', 'invalid_input');
-    const mol = readQuery(ctx.rdkit, parsed.data);
+  catalog_query_key: internalTask(z.object({ query: structure.min(1), query_type: queryType }), (a, ctx): { inchikey: string } => {
+    if (a.query_type === 'smarts') throw new AppError(422, 'Exact search takes a SMILES, molblock or InChIKey query, not SMARTS', 'invalid_input');
+    const mol = readQuery(ctx.rdkit, a);
     try {
       const key = inchikey(ctx.rdkit, mol);
       if (!key) throw new AppError(422, 'No InChIKey can be computed for the structure query', 'invalid_input');
@@ -66,17 +82,15 @@ export const catalogTasks: TaskTable = {
     } finally {
       mol.delete();
     }
-  },
+  }),
 
   /**
    * V2000 molblocks with 2D coordinates for catalog exports (SDF): one per SMILES, `null` for a
    * structure that cannot be read (empty, unparseable or too large), so one bad record does not
    * fail the batch.
    */
-  catalog_molblocks: (args: unknown, ctx: TaskContext): (string | null)[] => {
-    const parsed = molblockArgs.safeParse(args);
-    if (!parsed.success) throw new AppError(422, `catalog_molblocks needs {smiles: string[]}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'invalid_input');
-    return parsed.data.smiles.map((smi) => {
+  catalog_molblocks: internalTask(z.object({ smiles: z.array(structure).max(1000) }), (a, ctx): (string | null)[] =>
+    a.smiles.map((smi) => {
       if (!smi.trim()) return null;
       try {
         return withMol(ctx.rdkit, smi, (mol) => exportMolblock(ctx.rdkit, mol));
@@ -84,9 +98,9 @@ export const catalogTasks: TaskTable = {
         if (!AppError.from(e)?.isClientError) throw e;
         return null;
       }
-    });
-  },
-};
+    }),
+  ),
+}) satisfies TaskTable;
 
 /** Canonical SMILES of a molblock as RDKit reads it back, or null. */
 function readBack(rdkit: TaskContext['rdkit'], block: string): string | null {

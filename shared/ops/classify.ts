@@ -1,7 +1,8 @@
 /**
  * Registry entries of compound classification (docs/spec/chem-service.md §2.1 (10)/(11), renamed from the upstream
  * ClassyFire pair): submit a structure, then poll for the ClassyFire-shaped result. Both run in
- * the api process (no RDKit there) through the job runner; the tasks are in chemclass.tasks.ts.
+ * the api process (no RDKit there) through the job runner: their handlers are in
+ * api/chem/handlers/classify.ts, the internal tasks they submit in classify.tasks.ts.
  *
  * Submit: the quick `chemclass_key` task validates the SMILES (422 naming it) and gives its
  * InChIKey; the long `chemclass_classify` job is submitted with the id `chemclass-<InChIKey>`, so
@@ -14,84 +15,14 @@
  * unreadable input) and as `error: {status, detail}`.
  */
 import { z } from 'zod';
-import { AppError } from '../errors.ts';
-import type { JobRecord, JobStatus } from '../jobs/types.ts';
-import type { ClassificationResult } from './classify.tasks.ts';
 import { smiles } from './params.ts';
-import { defineOp, type ApiContext } from './types.ts';
+import { defineOp } from './types.ts';
 import { CAFFEINE, SPEC } from './examples.ts';
 
 export const CHEMCLASS_SUBMIT_OP = 'generate_chemclass_classifications';
-const JOB_PREFIX = 'chemclass-';
-
-const STATUS: Record<JobStatus, string> = {
-  queued: 'In Queue',
-  running: 'Processing',
-  succeeded: 'Done',
-  failed: 'Failed',
-  cancelled: 'Failed',
-};
-
-export async function submitClassification(args: { smiles: string }, ctx: ApiContext) {
-  const key = (await ctx.runner.run(CHEMCLASS_SUBMIT_OP, 'chemclass_key', { smiles: args.smiles })) as { inchikey: string };
-  const rec = await ctx.runner.submit(CHEMCLASS_SUBMIT_OP, 'chemclass_classify', { smiles: args.smiles, inchikey: key.inchikey }, {
-    mode: 'long',
-    jobId: JOB_PREFIX + key.inchikey,
-  });
-  return {
-    id: rec.id,
-    label: 'query',
-    status: STATUS[rec.status],
-    status_url: `${ctx.baseUrl}${ctx.prefix}/chem/chemclass/${encodeURIComponent(rec.id)}/result`,
-    query_input: args.smiles,
-    query_type: 'STRUCTURE',
-    inchikey: key.inchikey,
-    query_errors: null,
-    created_at: rec.created_at,
-    updated_at: rec.finished_at ?? rec.started_at ?? rec.created_at,
-    finished_at: rec.finished_at ?? null,
-    finished_processing_at: rec.finished_at ?? null,
-    fstruc_file_name: null,
-    fstruc_content_type: null,
-    fstruc_file_size: null,
-    fstruc_updated_at: null,
-    tag_list: [],
-  };
-}
-
-function failure(rec: JobRecord) {
-  const detail = rec.status === 'cancelled'
-    ? `Job ${rec.id} was cancelled`
-    : typeof rec.error?.detail === 'string' ? rec.error.detail : JSON.stringify(rec.error?.detail ?? 'classification failed');
-  return {
-    invalid_entities: [{ identifier: 'Q1', report: [detail] }],
-    error: { status: rec.status === 'cancelled' ? 409 : rec.error?.status ?? 500, detail },
-  };
-}
-
-export async function retrieveClassification(args: { jobid: string }, ctx: ApiContext) {
-  const rec = args.jobid.startsWith(JOB_PREFIX) ? await ctx.runner.get(args.jobid) : undefined;
-  if (!rec || rec.op !== CHEMCLASS_SUBMIT_OP) {
-    throw new AppError(404, `No classification job with id ${args.jobid}`, 'not_found');
-  }
-  const done = rec.status === 'succeeded' ? (rec.result as ClassificationResult) : undefined;
-  const failed = rec.status === 'failed' || rec.status === 'cancelled' ? failure(rec) : undefined;
-  const entities = done?.entities ?? [];
-  return {
-    id: rec.id,
-    label: 'query',
-    classification_status: STATUS[rec.status],
-    number_of_elements: entities.length,
-    number_of_pages: 1,
-    progress: rec.progress,
-    classifier: done?.classifier ?? null,
-    created_at: rec.created_at,
-    finished_at: rec.finished_at ?? null,
-    invalid_entities: failed?.invalid_entities ?? done?.invalid_entities ?? [],
-    entities,
-    ...(failed ? { error: failed.error } : {}),
-  };
-}
+/** Classification jobs are submitted with the id `<prefix><InChIKey>` (idempotent per structure). */
+export const CHEMCLASS_JOB_PREFIX = 'chemclass-';
+const JOB_PREFIX = CHEMCLASS_JOB_PREFIX;
 
 // Caffeine's InChIKey (the job id is keyed by it; spec §2.2 (22)) and its classification as ClassyFire
 // publishes it: class Imidazopyrimidines (spec §2.1 (11)), and the ChemOnt path of xanthines
@@ -126,7 +57,7 @@ export const classifyOps = [
         source: CLASSYFIRE_SOURCE,
       },
     }],
-    api: submitClassification,
+    handler: 'api',
     successStatus: 202,
   }),
   defineOp({
@@ -144,7 +75,7 @@ export const classifyOps = [
     mode: 'quick',
     // Never executed: the api handler only reads the job record.
     task: 'chemclass_classify',
-    api: retrieveClassification,
+    handler: 'api',
     // The job of the example of generate_chemclass_classifications.
     examples: [{
       query: { jobid: JOB_PREFIX + CAFFEINE_KEY },

@@ -2,11 +2,13 @@
 import { AppError } from '../errors.ts';
 import { withMol } from '../chem/core/rdkit.ts';
 import {
-  canonicalKekule, cxsmiles, formats, inchi, inchikey, molblock2D, resolveRepresentation, toCanonicalSmiles, type Representation,
+  canonicalKekule, cxsmiles, formats, inchi, inchikey, molblock2D, resolveRepresentation, toCanonicalSmiles,
 } from '../chem/convert/convert.ts';
 import { depict2D, type DepictOptions } from '../chem/depict/depict2d.ts';
 import { selfiesToSmiles } from './selfies.tasks.ts';
-import type { OpTasks, TaskContext } from './types.ts';
+import { z } from 'zod';
+import { internalTask, internalTasks } from './task-args.ts';
+import type { OpTasks, TaskTable } from './types.ts';
 import type { convertOps } from './convert.ts';
 
 export const convertTasks = {
@@ -24,14 +26,20 @@ export const convertTasks = {
   },
 } satisfies OpTasks<typeof convertOps>;
 
-/** Tasks submitted by api-side handlers (generate_smiles: convert.names.ts), with the arguments they send. */
-export const convertInternalTasks = {
-  generate_smiles: (a: { input_text: string; representation: Representation | 'iupac' }, { rdkit }: TaskContext) => {
-    // Names are resolved api side (convert.names.ts: OPSIN, catalog, external database).
-    if (a.representation === 'iupac') throw new AppError(422, 'Chemical names are read by the api handler of generate_smiles, not by this task', 'invalid_input');
-    const kind = resolveRepresentation(a.input_text, a.representation);
-    if (kind !== 'selfies') return toCanonicalSmiles(rdkit, a.input_text, kind);
-    const decoded = selfiesToSmiles(a.input_text.trim());
-    return decoded === null ? null : withMol(rdkit, decoded, (m) => m.get_smiles());
-  },
-};
+/** Tasks submitted by api-side handlers (generate_smiles: api/chem/handlers/convert.ts and api/names/resolve.ts). */
+export const convertInternalTasks = internalTasks({
+  generate_smiles: internalTask(
+    z.object({
+      input_text: z.string().min(1).max(100_000),
+      representation: z.enum(['auto', 'iupac', 'smiles', 'cxsmiles', 'molblock', 'selfies']).default('auto'),
+    }),
+    (a, { rdkit }): string | null => {
+      // Names are resolved api side (api/chem/handlers/convert.ts: OPSIN, catalog, external database).
+      if (a.representation === 'iupac') throw new AppError(422, 'Chemical names are read by the api handler of generate_smiles, not by this task', 'invalid_input');
+      const kind = resolveRepresentation(a.input_text, a.representation);
+      if (kind !== 'selfies') return toCanonicalSmiles(rdkit, a.input_text, kind);
+      const decoded = selfiesToSmiles(a.input_text.trim());
+      return decoded === null ? null : withMol(rdkit, decoded, (m) => m.get_smiles());
+    },
+  ),
+}) satisfies TaskTable;

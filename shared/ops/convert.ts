@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { defineOp, type MolblockShape } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';
-import { generateSmiles } from './convert.names.ts';
 import { CAFFEINE, NATIVE_RDKIT, SPEC } from './examples.ts';
 
 /** Ethanol's connection table; RDKit's depictor draws bonds 1.5 long. */
@@ -60,7 +59,7 @@ export const convertOps = [
       query: { input_text: CAFFEINE_SELFIES },
       expected: { value: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', source: `${SPEC('§2.2 (18)')}, written as RDKit canonical SMILES by ${NATIVE_RDKIT}` },
     }],
-    api: generateSmiles,
+    handler: 'api',
   }),
   defineOp({
     ...base,

@@ -1,10 +1,14 @@
 /**
- * Worker task of the external-database lookup (docs/spec/chem-service.md §2.1 (15)); the registry entry and the local
- * catalog shortcut are in extdb.ts. The HTTP client lives in shared/extdb/.
+ * Worker task of the external-database lookup (docs/spec/chem-service.md §2.1 (15)); the registry entry is
+ * in extdb.ts, its api-side handler (the local catalog shortcut) in api/chem/handlers/extdb.ts. The
+ * HTTP client lives in shared/extdb/, the retry budget both sides read in shared/extdb/budget.ts.
  */
+import { z } from 'zod';
+import { EXTDB_BACKOFF_MS, EXTDB_RETRIES } from '../extdb/budget.ts';
 import { inputTypeOf, type InputType } from '../extdb/identifier.ts';
 import { lookupSmiles } from '../extdb/pubchem.ts';
-import type { OpTasks, TaskContext } from './types.ts';
+import { internalTask, internalTasks } from './task-args.ts';
+import type { OpTasks, TaskTable } from './types.ts';
 import type { extdbOps } from './extdb.ts';
 
 export interface ExtdbAnswer {
@@ -14,18 +18,9 @@ export interface ExtdbAnswer {
   success: boolean;
 }
 
-/** Retries of one request after the first attempt, and the first backoff pause (doubling). */
-export const EXTDB_RETRIES = 3;
-export const EXTDB_BACKOFF_MS = 500;
-
-/** Longest a lookup can take: every attempt of up to two chained requests times out, plus the pauses. */
-export function extdbBudgetMs(timeoutMs: number): number {
-  const pauses = EXTDB_BACKOFF_MS * (2 ** EXTDB_RETRIES - 1);
-  return 2 * ((EXTDB_RETRIES + 1) * timeoutMs + pauses);
-}
-
-export const extdbTasks = {
-  async extdb_lookup(args: { identifier: string }, ctx: TaskContext): Promise<ExtdbAnswer> {
+/** Submitted by the api-side handler of retrieve_extdb_smiles and by the name resolver (api/names/resolve.ts). */
+export const extdbTasks = internalTasks({
+  extdb_lookup: internalTask(z.object({ identifier: z.string().max(10_000) }), async (args, ctx): Promise<ExtdbAnswer> => {
     const config = ctx.config;
     const smiles = await lookupSmiles(args.identifier, {
       baseUrl: config.EXTDB_URL,
@@ -35,5 +30,5 @@ export const extdbTasks = {
       signal: ctx.signal,
     });
     return { input: args.identifier, canonical_smiles: smiles, input_type: inputTypeOf(args.identifier), success: smiles !== null };
-  },
-} satisfies OpTasks<typeof extdbOps>;
+  }),
+}) satisfies OpTasks<typeof extdbOps> & TaskTable;

@@ -21,7 +21,7 @@ import { tautomerTasks } from './tautomer.tasks.ts';
 import { sugarsTasks } from './sugars.tasks.ts';
 import { depict3dTasks } from './depict3d.tasks.ts';
 
-const families: TaskTable[] = [
+const families = [
   descriptorsTasks,
   catalogTasks,
   classifyTasks,
@@ -39,7 +39,18 @@ const families: TaskTable[] = [
   tautomerTasks,
   sugarsTasks,
   depict3dTasks,
-];
+] as const satisfies readonly TaskTable[];
+
+type Family = (typeof families)[number];
+type NamesOf<F> = F extends unknown ? keyof F & string : never;
+type HandlerIn<F, N extends string> = F extends unknown ? (N extends keyof F ? F[N] : never) : never;
+
+/**
+ * Every worker task's handler type by name, as the family tables declare it (the family tables
+ * are `{...} satisfies TaskTable`, so their names and types survive). Only types leave this
+ * module for the api: TaskName, TaskArgs and TaskResult (task-types.ts) are derived from it.
+ */
+export type TaskHandlers = { [N in NamesOf<Family>]: HandlerIn<Family, N> };
 
 // Compile-time: every registered operation without an api-side handler has its task handler,
 // taking that operation's validated arguments (a registry entry whose family forgot it fails here).
@@ -61,6 +72,7 @@ const _everyOperationHandled: OpTasks<readonly RegisteredOp[]> = {
 void _everyOperationHandled;
 
 export const TASKS: TaskTable = {};
+// Every family's table by name; a name declared twice fails at import (not only at compile time).
 for (const family of families) {
   for (const [name, handler] of Object.entries(family)) {
     if (TASKS[name]) throw new Error(`Task table: two handlers named ${name}`);

@@ -23,9 +23,9 @@ export type BodySpec =
   /** JSON object body whose properties are arguments. */
   | { kind: 'json' };
 
-export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = string> {
+export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = string, N extends string = string> {
   /** Tool name, spelled exactly as in the seed (it is also the OpenAPI operationId). */
-  name: string;
+  name: N;
   method: 'GET' | 'POST';
   /** Path without version prefix, e.g. `/convert/canonicalsmiles`. */
   path: string;
@@ -41,11 +41,13 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
   /** Name of the worker task that computes the result (its handler: see `OpTasks`). */
   task: T;
   /**
-   * Optional orchestration in the api process (no RDKit there): when present, REST and MCP
-   * call this instead of submitting `task` directly. It may submit jobs through `runner`
-   * (usually `task` itself), read job records, or answer from the catalog store first.
+   * `'api'`: the operation is orchestrated in the api process (no RDKit there) by its api-side
+   * handler, `API_HANDLERS[name]` (api/chem/handlers/), which REST and MCP call instead of
+   * submitting `task` directly. The handler may submit jobs through `runner` (usually `task`
+   * itself), read job records, or answer from the catalog store first. The registry only carries
+   * this flag: the handler table is checked against it at compile time (`ApiHandlers`).
    */
-  api?(args: z.output<S>, ctx: ApiContext): Promise<unknown>;
+  handler?: 'api';
   /** HTTP status of a successful answer (default 200; 202 for a submission). */
   successStatus?: number;
   /**
@@ -197,22 +199,31 @@ export type TaskTable = Record<string, TaskHandler>;
  * that operation's validated arguments (`z.output` of its schema). A family's task table is
  * declared `{...} satisfies OpTasks<typeof familyOps>`, so a missing, extra or misnamed handler,
  * or a handler that expects other arguments than its schema gives, is a compile error.
- * Operations with an api-side handler (`api`) are left out: what their task receives is what the
- * handler submits, typed where the two meet.
+ * Operations with an api-side handler (`handler: 'api'`) are left out: their task is an internal
+ * task (declared with its own zod schema, shared/ops/task-args.ts) that the handler submits.
  */
-export type OpTasks<Ops extends readonly OpDef<any, string>[]> = {
-  [O in Ops[number] as O extends { api: unknown } ? never : O['task']]: (args: z.output<O['args']>, ctx: TaskContext) => unknown;
+export type OpTasks<Ops extends readonly OpDef<any, string, string>[]> = {
+  [O in Ops[number] as O extends { handler: 'api' } ? never : O['task']]: (args: z.output<O['args']>, ctx: TaskContext) => unknown;
 };
 
 /**
- * Identity helper that keeps the schema and task-name types for `args` inference and task maps.
- * An operation with an api-side handler is typed as such: its `task` then receives what the
- * handler submits (declared with the handler), not the operation's own arguments.
+ * The api-side handlers of the registry: exactly one per operation flagged `handler: 'api'`, keyed
+ * by the operation's name and receiving its validated arguments (`z.output` of its schema). The
+ * table (api/chem/handlers/index.ts) is declared `{...} satisfies ApiHandlers<readonly RegisteredOp[]>`,
+ * so a missing, extra or misnamed handler, or one expecting other arguments, is a compile error.
  */
-export function defineOp<S extends z.ZodObject, const T extends string>(
-  op: OpDef<S, T> & { api: NonNullable<OpDef<S, T>['api']> },
-): OpDef<S, T> & { api: NonNullable<OpDef<S, T>['api']> };
-export function defineOp<S extends z.ZodObject, const T extends string>(op: OpDef<S, T>): OpDef<S, T>;
+export type ApiHandlers<Ops extends readonly OpDef<any, string, string>[]> = {
+  [O in Ops[number] as O extends { handler: 'api' } ? O['name'] : never]: (args: z.output<O['args']>, ctx: ApiContext) => Promise<unknown>;
+};
+
+/**
+ * Identity helper that keeps the schema, task-name and tool-name types for `args` inference,
+ * task maps and the api-handler table. An operation flagged `handler: 'api'` is typed as such.
+ */
+export function defineOp<S extends z.ZodObject, const T extends string, const N extends string>(
+  op: OpDef<S, T, N> & { handler: 'api' },
+): OpDef<S, T, N> & { handler: 'api' };
+export function defineOp<S extends z.ZodObject, const T extends string, const N extends string>(op: OpDef<S, T, N>): OpDef<S, T, N>;
 export function defineOp(op: OpDef): OpDef {
   return op;
 }

@@ -11,10 +11,14 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { IndexColumns, type IndexRow } from './columns.ts';
 import type { StoredFingerprints } from './fingerprints.ts';
-import type { RowInput, RowOutput } from './rows.ts';
+import type { RowInput } from './rows.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
 import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
+import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
+
+/** What every range of one scan shares: the query and the index. */
+type ScanBase = Pick<TaskArgs<'catalog_scan_substructure'>, 'query' | 'query_type' | 'index'>;
 
 /** What `catalog_search` takes (validated by the api; checked again here). */
 export interface SearchArgs {
@@ -130,7 +134,7 @@ export class SearchService {
     const lane = async () => {
       while (next < chunks.length) {
         const i = next++;
-        const r = (await this.pool.run('catalog_index_rows', { rows: chunks[i] }, { timeoutMs: BUILD_TIMEOUT_MS })) as { rows: RowOutput[]; failed: number[] };
+        const r = await runPoolTask(this.pool, 'catalog_index_rows', { rows: chunks[i] }, { timeoutMs: BUILD_TIMEOUT_MS });
         for (const id of r.failed) this.unreadable.add(id);
         const computed = r.rows.filter((x) => x.computed).map((x) => ({ id: x.id, fingerprints: x.computed! }));
         if (computed.length) await this.opts.onFingerprints?.(computed);
@@ -211,9 +215,9 @@ export class SearchService {
         const parts = split(n, this.threads);
         const results = await Promise.all(
           parts.map(([from, to]) => {
-            const r = this.pool.run('catalog_scan', { ...base, type: 'similarity', from, to, threshold }, { timeoutMs: SCAN_TIMEOUT_MS });
+            const r = runPoolTask(this.pool, 'catalog_scan_similarity', { ...base, from, to, threshold }, { timeoutMs: SCAN_TIMEOUT_MS });
             runs.push(r);
-            return r as Promise<{ ids: number[]; scores: number[] }>;
+            return r;
           }),
         );
         // Similarity's candidates are its hits: the scan keeps only those over the threshold.
@@ -237,7 +241,7 @@ export class SearchService {
    * Substructure: ranges in row (= id) order, a few per thread; unless a count is asked for,
    * the scan stops once the ranges finished in order hold enough hits for the page.
    */
-  private async substructure(args: SearchArgs, base: object, n: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
+  private async substructure(args: SearchArgs, base: ScanBase, n: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
     const ranked = args.order === 'similarity';
     const need = ranked || args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
     const parts = split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
@@ -256,9 +260,9 @@ export class SearchService {
       while (!enough && next < parts.length) {
         const i = next++;
         const [from, to] = parts[i];
-        const r = this.pool.run('catalog_scan', { ...base, type: 'substructure', from, to, use_chirality: !!args.use_chirality, limit: need, scores: ranked }, { timeoutMs: SCAN_TIMEOUT_MS });
+        const r = runPoolTask(this.pool, 'catalog_scan_substructure', { ...base, from, to, use_chirality: !!args.use_chirality, limit: need, scores: ranked }, { timeoutMs: SCAN_TIMEOUT_MS });
         runs.push(r);
-        done[i] = (await r) as SubstructureResult;
+        done[i] = await r;
         if (need && prefixHits() >= need) enough = true;
       }
     };

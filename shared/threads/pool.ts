@@ -27,6 +27,7 @@
  * state and outcome; a thread that dies takes none of its siblings' answers with it (they are
  * pure computations: a task not finished when its thread died is run again elsewhere).
  */
+import { silentLogger, type Logger } from '../log.ts';
 import { BroadcastChannel } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
@@ -112,7 +113,7 @@ export class ChemPool {
   readonly code: ThreadModule;
   readonly execArgv: string[] | undefined;
 
-  constructor(threads: number, config: ThreadConfig, log: (msg: string, err: unknown) => void = defaultLog) {
+  constructor(threads: number, config: ThreadConfig, log: Logger = silentLogger) {
     this.size = threads;
     const data: ThreadData = {
       config,
@@ -126,7 +127,7 @@ export class ChemPool {
     this.channel.unref();
     // The threads' code as one plain module (shared/threads/bundle.ts): no TypeScript loader per thread.
     this.code = threadModule();
-    if (!this.code.bundled) log('chemistry threads load the TypeScript sources through tsx (no bundle)', this.code.reason);
+    if (!this.code.bundled) log.warn({ reason: this.code.reason }, 'chemistry threads load the TypeScript sources through tsx (no bundle)');
     // The fallback inherits the process's options as Node does by default (given explicitly, a
     // Worker would refuse V8 flags such as --max-old-space-size).
     this.execArgv = this.code.bundled ? threadExecArgv(process.execArgv) : undefined;
@@ -147,7 +148,7 @@ export class ChemPool {
     });
     // A thread that dies outside a task (e.g. while loading) is replaced by Piscina; without a
     // listener the event would take the whole process down.
-    this.piscina.on('error', (err) => log('chemistry thread failed', err));
+    this.piscina.on('error', (err) => log.error({ err }, 'chemistry thread failed'));
     this.piscina.on('message', (m: PoolMessage) => this.onThreadMessage(m));
   }
 
@@ -414,12 +415,9 @@ const threadDied = (task: string, e: unknown) =>
   AppError.from(e) ?? new AppError(500, `Worker thread failed while running ${task}: ${(e as Error)?.message ?? e}`, 'worker_crash');
 
 /** A pool of `threads` chemistry threads, each given `config` (the process's, see threadConfig). */
-export function createPool(threads: number, config: ThreadConfig, log?: (msg: string, err: unknown) => void): ChemPool {
+export function createPool(threads: number, config: ThreadConfig, log?: Logger): ChemPool {
   return new ChemPool(threads, config, log);
 }
-
-const defaultLog = (msg: string, err: unknown) =>
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', msg, err: (err as Error)?.message ?? String(err) }));
 
 /** Run one task on the pool (see ChemPool.run). */
 export function runTask(pool: ChemPool, task: string, args: unknown, hooks: RunHooks): TaskRun {

@@ -81,7 +81,7 @@ for (const mode of MODES) {
         if (res.statusCode === 202) {
           const sub = res.json();
           t.ok(op.mode === 'long' || op.successStatus === 202, '202 only for long operations and submissions');
-          if (op.api) {
+          if (op.handler === 'api') {
             jobsByOp.set(op.name, sub.id);
             checkExpected(t, op, s, sub);
             return;
@@ -120,7 +120,7 @@ for (const mode of MODES) {
     t.test('unreadable structures are a 422 that names the input', async (t) => {
       for (const op of OPERATIONS) {
         const s = SAMPLES[op.name];
-        if (!s?.query?.smiles || op.mode === 'long' || op.api) continue;
+        if (!s?.query?.smiles || op.mode === 'long' || op.handler === 'api') continue;
         const bad = s.query.smiles.includes(',') ? 'CCO,C1CC(C' : 'C1CC(C';
         const res = await call(app, op, { query: { ...s.query, smiles: bad } });
         t.equal(res.statusCode, 422, `${op.name}: ${res.statusCode}`);
@@ -131,7 +131,7 @@ for (const mode of MODES) {
     t.test('bad parameters are a FastAPI 422 list', async (t) => {
       for (const op of OPERATIONS) {
         const s = SAMPLES[op.name];
-        if (!s?.query || s.text !== undefined || s.pdf || op.api) continue;
+        if (!s?.query || s.text !== undefined || s.pdf || op.handler === 'api') continue;
         const hasToolkit = 'toolkit' in op.args.shape;
         const res = hasToolkit ? await call(app, op, s, '', { toolkit: 'nosuchkit' }) : await app.inject({ method: op.method, url: op.path });
         t.equal(res.statusCode, 422, op.name);

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import limits from '../../api/plugins/limits.ts';
+import identity from '../../api/plugins/identity.ts';
+import { redisClient } from '../../shared/redis.ts';
+import { silentLogger } from '../../shared/log.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import { loadConfig } from '../../shared/config.ts';
 import type { JobRecord, JobRunner } from '../../shared/jobs/types.ts';
@@ -40,12 +43,16 @@ const runner = {
 const registry = new Registry();
 
 const app = Fastify();
-await app.register(limits, { config, store, runner, registry });
-app.post('/api/auth/login', async () => ({ ok: true }));
-app.get('/tools/generate-structures', async (req) => app.clientRunner(req).submit('generate_structures', 'structgen', {}, { mode: 'long' }));
+await app.register(identity, { store });
+// The limiter's connection as the composition root builds it (shared/redis.ts, failFast).
+const redis = redisClient(config.REDIS_URL!, 'failFast', 'limits', silentLogger);
+await app.register(limits, { config, runner, registry, redis });
+app.post('/api/auth/login', { config: { budget: 'writes' } }, async () => ({ ok: true }));
+app.get('/tools/generate-structures', { config: { budget: 'long' } }, async (req) => app.clientRunner(req).submit('generate_structures', 'structgen', {}, { mode: 'long' }));
 await app.ready();
 t.teardown(async () => {
   await app.close();
+  redis.disconnect();
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });

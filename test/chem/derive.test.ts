@@ -19,6 +19,7 @@ import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { pyRound } from '../../shared/chem/core/format.ts';
 import { catalogTasks } from '../../shared/ops/catalog.tasks.ts';
+import type { TaskHandler } from '../../shared/ops/types.ts';
 import { AppError } from '../../shared/errors.ts';
 
 interface RefProps {
@@ -126,7 +127,7 @@ t.test('bad input is a 422, never a crash', async (t) => {
   for (const args of [{ structure: 'C1CC(' }, { structure: '' }, {}, null, { structure: 42 }, { structure: 'InChI=1S/CH4/h1H4' }]) {
     let error: unknown;
     try {
-      catalogTasks.derive_molecule(args, ctx);
+      (catalogTasks.derive_molecule as TaskHandler)(args, ctx);
     } catch (e) {
       error = e;
     }

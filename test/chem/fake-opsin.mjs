@@ -1,4 +1,4 @@
-// A stand-in for the OPSIN bridge (shared/names/NatprodOpsin.java) speaking the same line protocol,
+// A stand-in for the OPSIN bridge (api/names/NatprodOpsin.java) speaking the same line protocol,
 // for the wrapper's tests: answers `OK <name>` (so each answer shows which name it belongs to),
 // and misbehaves on purpose for some names: `hang` never answers, `die` exits, `skew` answers
 // with another id, `unknown` fails, `warn` answers with a warning. Before READY it prints noise.

@@ -1,5 +1,5 @@
 /**
- * Chemical names read by OPSIN (through the bridge, shared/names/opsin.ts), then written by the
+ * Chemical names read by OPSIN (through the bridge, api/names/opsin.ts), then written by the
  * service's RDKit (the generate_smiles task), against independent references:
  * - LOTUS's IUPAC names with LOTUS's InChIKeys (api/catalog/data: lotus_sample_1000 and
  *   lotus_manually_validated_413): of the names OPSIN reads, >= 95 % must give LOTUS's full
@@ -14,8 +14,8 @@ import { gunzipSync } from 'node:zlib';
 import t from 'tap';
 import { inchikey } from '../../shared/chem/convert/convert.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
-import { OpsinProcess } from '../../shared/names/opsin.ts';
-import { locateOpsin, OPSIN_INSTALL_HINT } from '../../shared/names/opsin-setup.ts';
+import { OpsinProcess } from '../../api/names/opsin.ts';
+import { locateOpsin, OPSIN_INSTALL_HINT } from '../../api/names/opsin-setup.ts';
 import { convertInternalTasks } from '../../shared/ops/convert.tasks.ts';
 import { fixture, tsv } from '../helpers/tables.ts';
 import { skipAll } from '../helpers/skip.ts';

@@ -1,5 +1,5 @@
 /**
- * The OPSIN wrapper (shared/names/opsin.ts): one long-lived process, answers matched to their
+ * The OPSIN wrapper (api/names/opsin.ts): one long-lived process, answers matched to their
  * names, a timeout kills and restarts it, a death or an out-of-step answer restarts it, a start
  * failure is reported, idle stops it. Against a stand-in speaking the bridge's protocol
  * (fake-opsin.mjs, always runs), then against the real JVM (skipped loudly without Java + OPSIN).
@@ -7,8 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { OpsinError, OpsinProcess, type OpsinOptions } from '../../shared/names/opsin.ts';
-import { locateOpsin, OPSIN_INSTALL_HINT } from '../../shared/names/opsin-setup.ts';
+import { OpsinError, OpsinProcess, type OpsinOptions } from '../../api/names/opsin.ts';
+import { locateOpsin, OPSIN_INSTALL_HINT } from '../../api/names/opsin-setup.ts';
 
 const FAKE = fileURLToPath(new URL('./fake-opsin.mjs', import.meta.url));
 

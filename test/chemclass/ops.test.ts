@@ -14,8 +14,10 @@ import { AppError } from '../../shared/errors.ts';
 import type { TaskExecutor } from '../../shared/jobs/executor.ts';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';
 import type { JobRunner } from '../../shared/jobs/types.ts';
-import { classifyOps, retrieveClassification, submitClassification } from '../../shared/ops/classify.ts';
+import { classifyOps } from '../../shared/ops/classify.ts';
+import { retrieveClassification, submitClassification } from '../../api/chem/handlers/classify.ts';
 import { classifyTasks } from '../../shared/ops/classify.tasks.ts';
+import { API_HANDLERS } from '../../api/chem/handlers/index.ts';
 import type { ApiContext } from '../../shared/ops/types.ts';
 
 const rdkit = await loadRDKit();
@@ -54,7 +56,8 @@ t.test('registry entries', async (t) => {
   t.equal(submit.successStatus, 202);
   t.equal(retrieve.name, 'retrieve_chemclass_results');
   t.equal(retrieve.path, '/chem/chemclass/{jobid}/result');
-  t.ok(typeof submit.api === 'function' && typeof retrieve.api === 'function', 'both run in the api process');
+  t.ok(submit.handler === 'api' && retrieve.handler === 'api', 'both run in the api process');
+  t.ok(typeof API_HANDLERS[submit.name] === 'function' && typeof API_HANDLERS[retrieve.name] === 'function', 'both have their api-side handler');
   t.same(Object.keys(submit.args.shape), ['smiles']);
 });
 

@@ -14,7 +14,8 @@ import { clearLookupCache } from '../../shared/extdb/pubchem.ts';
 import type { TaskExecutor } from '../../shared/jobs/executor.ts';
 import { createInlineRunner } from '../../shared/jobs/inline.ts';
 import type { JobRunner } from '../../shared/jobs/types.ts';
-import { extdbOps, retrieveExtdbSmiles } from '../../shared/ops/extdb.ts';
+import { extdbOps } from '../../shared/ops/extdb.ts';
+import { retrieveExtdbSmiles } from '../../api/chem/handlers/extdb.ts';
 import { extdbTasks } from '../../shared/ops/extdb.tasks.ts';
 import type { ApiContext } from '../../shared/ops/types.ts';
 import { CAFFEINE, closedPortUrl, startFakePugRest } from './fake-pugrest.ts';
@@ -54,7 +55,7 @@ t.test('registry entry', async (t) => {
   t.equal(op.name, 'retrieve_extdb_smiles');
   t.equal(op.path, '/chem/extdb/smiles');
   t.equal(op.task, 'extdb_lookup');
-  t.ok(op.api);
+  t.equal(op.handler, 'api');
   t.same(op.args.parse({ identifier: 'caffeine' }), { identifier: 'caffeine' });
 });
 

@@ -43,7 +43,7 @@ const MOLBLOCK_IN_FLIGHT = 4;
 export function runnerMolblocks(runner: JobRunner): Molblocks {
   const batch = async (smiles: string[]): Promise<(string | null)[]> => {
     try {
-      return (await runner.run('catalog_molblocks', 'catalog_molblocks', { smiles })) as (string | null)[];
+      return await runner.runTask('catalog_molblocks', 'catalog_molblocks', { smiles });
     } catch (e) {
       if (!AppError.from(e)?.isClientError) throw e;
       if (smiles.length === 1) return [null];

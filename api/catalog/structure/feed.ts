@@ -7,7 +7,7 @@
  * fingerprints get them (the backfill), then the index is built from the store.
  */
 import type { JobRunner } from '../../../shared/jobs/types.ts';
-import { FP_VERSION, type StoredFingerprints } from '../../../shared/structure-search/fingerprints.ts';
+import { FP_VERSION } from '../../../shared/structure-search/fingerprints.ts';
 import type { RowInput, SearchFeed } from '../../../shared/chem/catalog/ports.ts';
 import type { CatalogStore, CollectionName, Doc } from '../store/types.ts';
 
@@ -106,7 +106,7 @@ export async function backfillFingerprints(raw: CatalogStore, runner: JobRunner,
       if (!docs.length) break;
       after = docs[docs.length - 1].id;
       const rows = docs.filter((d) => typeof d.canonical_smiles === 'string').map((d) => ({ id: d.id, smiles: d.canonical_smiles as string }));
-      const r = (await runner.run('catalog_backfill', 'catalog_fingerprints', { rows })) as { items: { id: number; fingerprints: StoredFingerprints }[]; failed: number[] };
+      const r = await runner.runTask('catalog_backfill', 'catalog_fingerprints', { rows });
       for (const it of r.items) await raw.update('molecules', it.id, { fingerprints: it.fingerprints });
       status.done += docs.length;
       status.unreadable += r.failed.length + (docs.length - rows.length);

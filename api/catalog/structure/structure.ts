@@ -47,7 +47,7 @@ export class StructureSearch {
     const text = query.trim();
     return INCHIKEY.test(text)
       ? text
-      : ((await this.runner.run('catalog_search', 'catalog_query_key', { query: text, query_type: queryType })) as { inchikey: string }).inchikey;
+      : (await this.runner.runTask('catalog_search', 'catalog_query_key', { query: text, query_type: queryType })).inchikey;
   }
 
   /** The store filter of an exact query: the whole InChIKey, or its skeleton block without chirality. */
@@ -66,8 +66,8 @@ export class StructureSearch {
     return this.idsForKey(await this.queryKey(query, queryType), useChirality);
   }
 
-  private scan(q: StructureQuery, offset: number, limit: number, extra: { count?: boolean; exclude?: number[]; order?: 'id' | 'similarity' } = {}): Promise<ScanAnswer> {
-    return this.runner.run('catalog_search', 'catalog_search', {
+  private scan(q: StructureQuery & { type: 'substructure' | 'similarity' }, offset: number, limit: number, extra: { count?: boolean; exclude?: number[]; order?: 'id' | 'similarity' } = {}): Promise<ScanAnswer> {
+    return this.runner.runTask('catalog_search', 'catalog_search', {
       type: q.type,
       query: q.query,
       query_type: q.query_type ?? (q.type === 'similarity' ? 'smiles' : 'auto'),
@@ -76,7 +76,7 @@ export class StructureSearch {
       offset,
       limit,
       ...extra,
-    }) as Promise<ScanAnswer>;
+    });
   }
 
   /**
@@ -91,12 +91,12 @@ export class StructureSearch {
       const ids = all.slice(offset, offset + limit);
       return { ids, total: all.length, more: offset + ids.length < all.length };
     }
-    if (q.type === 'similarity') return this.scan(q, offset, limit);
+    if (q.type === 'similarity') return this.scan({ ...q, type: q.type }, offset, limit);
     // A SMARTS query has no InChIKey: nothing is listed first then.
     // Only a query read as SMILES (given so, or auto-detected) has an exact match to list first.
     const exact = q.query_type === 'smarts' ? [] : await this.exactIds(q.query, !!q.use_chirality, 'smiles').catch(() => [] as number[]);
     const first = exact.slice(offset, offset + limit);
-    const rest = await this.scan(q, Math.max(0, offset - exact.length), limit - first.length, { count, exclude: exact });
+    const rest = await this.scan({ ...q, type: q.type }, Math.max(0, offset - exact.length), limit - first.length, { count, exclude: exact });
     const total = rest.total === null ? null : rest.total + exact.length;
     return { ids: [...first, ...rest.ids], total, more: rest.more || offset + first.length < exact.length };
   }
@@ -108,7 +108,7 @@ export class StructureSearch {
    * that only reads as SMARTS has neither exact matches nor a fingerprint: its hits come by id.
    * `limit` 0: every hit.
    */
-  async ranked(q: StructureQuery, offset: number, limit: number): Promise<StructureHits> {
+  async ranked(q: StructureQuery & { type: 'substructure' }, offset: number, limit: number): Promise<StructureHits> {
     let key: string | null = null;
     if (q.query_type !== 'smarts') {
       try {
@@ -138,7 +138,7 @@ export class StructureSearch {
       const ids = await this.exactIds(q.query, q.use_chirality ?? true, q.query_type);
       return { ids, total: ids.length, more: false };
     }
-    return this.scan(q, 0, 0, { count: true });
+    return this.scan({ ...q, type: q.type }, 0, 0, { count: true });
   }
 
   /** The resolver of structure operators inside a Lomkit search. */

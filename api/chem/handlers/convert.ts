@@ -1,19 +1,17 @@
 /**
- * Api-side handler of `generate_smiles`: structures go to the worker task as before (the answer is
- * the same JSON string); chemical names (`representation=iupac`, or `auto` with an input RDKit
- * cannot read that looks like a name) go through the resolvers of shared/names/resolve.ts. A name's
- * answer is the same JSON string, plus `x-resolver: opsin|catalog|extdb` over REST and a second
- * text content over MCP (docs/names.md).
+ * Api-side handler of `generate_smiles`: structures go to the internal worker task
+ * `generate_smiles` (shared/ops/convert.tasks.ts; the answer is the same JSON string); chemical names
+ * (`representation=iupac`, or `auto` with an input RDKit cannot read that looks like a name) go
+ * through the resolvers of api/names/resolve.ts. A name's answer is the same JSON string, plus
+ * `x-resolver: opsin|catalog|extdb` over REST and a second text content over MCP (docs/names.md).
  */
-import { AppError } from '../errors.ts';
-import { looksLikeName } from '../names/detect.ts';
-import { resolveName, type NameResolution } from '../names/resolve.ts';
-import { AnnotatedResult, type ApiContext } from './types.ts';
+import { AppError } from '../../../shared/errors.ts';
+import { AnnotatedResult, type ApiContext } from '../../../shared/ops/types.ts';
+import { looksLikeName } from '../../names/detect.ts';
+import { resolveName, type NameResolution } from '../../names/resolve.ts';
+import type { HandlerArgs } from './types.ts';
 
-export interface GenerateSmilesArgs {
-  input_text: string;
-  representation: 'auto' | 'iupac' | 'smiles' | 'cxsmiles' | 'molblock' | 'selfies';
-}
+export type GenerateSmilesArgs = HandlerArgs<'generate_smiles'>;
 
 /** Header values are ASCII: anything else in a resolver's text is dropped from the header copy. */
 const ascii = (s: string) => s.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
@@ -27,7 +25,7 @@ export function annotate(r: NameResolution): AnnotatedResult {
 
 export async function generateSmiles(args: GenerateSmilesArgs, ctx: ApiContext): Promise<unknown> {
   if (args.representation === 'iupac') return annotate(await resolveName(args.input_text, ctx));
-  const structure = () => ctx.runner.run('generate_smiles', 'generate_smiles', args, { mode: 'quick' });
+  const structure = () => ctx.runner.runTask('generate_smiles', 'generate_smiles', args, { mode: 'quick' });
   if (args.representation !== 'auto' || !looksLikeName(args.input_text)) return structure();
   try {
     return await structure();

@@ -1,0 +1,29 @@
+/**
+ * The api-side handlers of the registry, by operation name: one per operation flagged
+ * `handler: 'api'` (shared/ops/<family>.ts), one file per family here. `executeOp`
+ * (api/chem/execute.ts) looks the handler up by name. The table is checked at compile time: a
+ * missing, extra or misnamed handler, or one expecting other arguments than its operation's
+ * schema gives, fails `ApiHandlers` (shared/ops/types.ts).
+ */
+import type { RegisteredOp } from '../../../shared/ops/index.ts';
+import type { ApiHandler, ApiHandlers, OpDef } from '../../../shared/ops/types.ts';
+import { retrieveClassification, submitClassification } from './classify.ts';
+import { generateSmiles } from './convert.ts';
+import { retrieveExtdbSmiles } from './extdb.ts';
+
+export const API_HANDLERS = {
+  generate_smiles: generateSmiles,
+  retrieve_extdb_smiles: retrieveExtdbSmiles,
+  generate_chemclass_classifications: submitClassification,
+  retrieve_chemclass_results: retrieveClassification,
+} satisfies ApiHandlers<readonly RegisteredOp[]>;
+
+const byName: ReadonlyMap<string, ApiHandler> = new Map(Object.entries(API_HANDLERS) as [string, ApiHandler][]);
+
+/** The api-side handler of `op` (flagged `handler: 'api'`); a flagged operation without one is a programming error. */
+export function apiHandlerOf(op: OpDef): ApiHandler | undefined {
+  if (op.handler !== 'api') return undefined;
+  const handler = byName.get(op.name);
+  if (!handler) throw new Error(`Operation ${op.name} is flagged handler: 'api' but has no entry in API_HANDLERS`);
+  return handler;
+}
