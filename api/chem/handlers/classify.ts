@@ -87,3 +87,9 @@ export async function retrieveClassification(args: HandlerArgs<'retrieve_chemcla
     ...(failed ? { error: failed.error } : {}),
   };
 }
+
+/** This family's api-side handlers by operation name (listed in index.ts). */
+export const classifyHandlers = {
+  generate_chemclass_classifications: submitClassification,
+  retrieve_chemclass_results: retrieveClassification,
+};

@@ -36,3 +36,6 @@ export async function generateSmiles(args: GenerateSmilesArgs, ctx: ApiContext):
     return annotate(await resolveName(args.input_text, ctx, `Not a structure RDKit can read (${why}), and not a known name. `));
   }
 }
+
+/** This family's api-side handlers by operation name (listed in index.ts). */
+export const convertHandlers = { generate_smiles: generateSmiles };

@@ -9,15 +9,10 @@ import { extdbWait } from '../../../shared/extdb/budget.ts';
 import { inputTypeOf } from '../../../shared/extdb/identifier.ts';
 import type { ExtdbAnswer } from '../../../shared/ops/extdb.tasks.ts';
 import type { ApiContext, CatalogReader } from '../../../shared/ops/types.ts';
+import { nameVariants } from '../../names/resolve.ts';
 import type { HandlerArgs } from './types.ts';
 
 const OP = 'retrieve_extdb_smiles';
-
-/** Spellings of a name to try against the catalog's exact-match fields. */
-function nameVariants(s: string): string[] {
-  const cap = s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
-  return [...new Set([s, s.toLowerCase(), cap])];
-}
 
 /** The stored canonical SMILES of the catalog molecule the identifier names, if any. */
 export async function catalogSmiles(store: CatalogReader, identifier: string): Promise<string | null> {
@@ -43,3 +38,6 @@ export async function retrieveExtdbSmiles(args: HandlerArgs<typeof OP>, ctx: Api
   }
   return ctx.runner.runTask(OP, 'extdb_lookup', { identifier }, extdbWait(ctx.config.EXTDB_TIMEOUT_MS));
 }
+
+/** This family's api-side handlers by operation name (listed in index.ts). */
+export const extdbHandlers = { retrieve_extdb_smiles: retrieveExtdbSmiles };

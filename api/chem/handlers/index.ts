@@ -1,21 +1,21 @@
 /**
  * The api-side handlers of the registry, by operation name: one per operation flagged
- * `handler: 'api'` (shared/ops/<family>.ts), one file per family here. `executeOp`
+ * `handler: 'api'` (shared/ops/<family>.ts), one file per family here, each exporting its table. `executeOp`
  * (api/chem/execute.ts) looks the handler up by name. The table is checked at compile time: a
  * missing, extra or misnamed handler, or one expecting other arguments than its operation's
  * schema gives, fails `ApiHandlers` (shared/ops/types.ts).
  */
 import type { RegisteredOp } from '../../../shared/ops/index.ts';
 import type { ApiHandler, ApiHandlers, OpDef } from '../../../shared/ops/types.ts';
-import { retrieveClassification, submitClassification } from './classify.ts';
-import { generateSmiles } from './convert.ts';
-import { retrieveExtdbSmiles } from './extdb.ts';
+import { classifyHandlers } from './classify.ts';
+import { convertHandlers } from './convert.ts';
+import { extdbHandlers } from './extdb.ts';
 
+/** Every family's table (a new api-side operation in an existing family is added there, not here). */
 export const API_HANDLERS = {
-  generate_smiles: generateSmiles,
-  retrieve_extdb_smiles: retrieveExtdbSmiles,
-  generate_chemclass_classifications: submitClassification,
-  retrieve_chemclass_results: retrieveClassification,
+  ...convertHandlers,
+  ...extdbHandlers,
+  ...classifyHandlers,
 } satisfies ApiHandlers<readonly RegisteredOp[]>;
 
 const byName: ReadonlyMap<string, ApiHandler> = new Map(Object.entries(API_HANDLERS) as [string, ApiHandler][]);
