@@ -1,45 +1,11 @@
 /**
  * Every worker task by name: the dispatch table of a worker thread. Only worker threads (and
- * tests) import this module, because it pulls in all chemistry.
+ * tests) import this module, because it pulls in all chemistry. The family tables come from
+ * task-families.ts, which `npm run docs:tables` writes from shared/ops/*.tasks.ts.
  */
 import type { OpTasks, TaskTable } from './types.ts';
 import type { RegisteredOp } from './index.ts';
-import { descriptorsTasks } from './descriptors.tasks.ts';
-import { catalogTasks } from './catalog.tasks.ts';
-import { classifyTasks } from './classify.tasks.ts';
-import { convertInternalTasks, convertTasks } from './convert.tasks.ts';
-import { extdbTasks } from './extdb.tasks.ts';
-import { fragmentsTasks } from './fragments.tasks.ts';
-import { hoseTasks } from './hose.tasks.ts';
-import { pdfTasks } from './pdf.tasks.ts';
-import { selfiesTasks } from './selfies.tasks.ts';
-import { similarityTasks } from './similarity.tasks.ts';
-import { standardizeTasks } from './standardize.tasks.ts';
-import { stereoTasks } from './stereo.tasks.ts';
-import { structgenTasks } from './structgen.tasks.ts';
-import { tautomerTasks } from './tautomer.tasks.ts';
-import { sugarsTasks } from './sugars.tasks.ts';
-import { depict3dTasks } from './depict3d.tasks.ts';
-
-const families = [
-  descriptorsTasks,
-  catalogTasks,
-  classifyTasks,
-  convertTasks,
-  convertInternalTasks,
-  extdbTasks,
-  fragmentsTasks,
-  hoseTasks,
-  pdfTasks,
-  selfiesTasks,
-  similarityTasks,
-  standardizeTasks,
-  stereoTasks,
-  structgenTasks,
-  tautomerTasks,
-  sugarsTasks,
-  depict3dTasks,
-] as const satisfies readonly TaskTable[];
+import { families } from './task-families.ts';
 
 type Family = (typeof families)[number];
 type NamesOf<F> = F extends unknown ? keyof F & string : never;
@@ -54,22 +20,8 @@ export type TaskHandlers = { [N in NamesOf<Family>]: HandlerIn<Family, N> };
 
 // Compile-time: every registered operation without an api-side handler has its task handler,
 // taking that operation's validated arguments (a registry entry whose family forgot it fails here).
-const _everyOperationHandled: OpTasks<readonly RegisteredOp[]> = {
-  ...descriptorsTasks,
-  ...convertTasks,
-  ...fragmentsTasks,
-  ...hoseTasks,
-  ...pdfTasks,
-  ...selfiesTasks,
-  ...similarityTasks,
-  ...standardizeTasks,
-  ...stereoTasks,
-  ...structgenTasks,
-  ...tautomerTasks,
-  ...sugarsTasks,
-  ...depict3dTasks,
-};
-void _everyOperationHandled;
+type Complete<T extends OpTasks<readonly RegisteredOp[]>> = T;
+export type _EveryOperationHandled = Complete<TaskHandlers>;
 
 export const TASKS: TaskTable = {};
 // Every family's table by name; a name declared twice fails at import (not only at compile time).
