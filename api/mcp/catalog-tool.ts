@@ -10,6 +10,7 @@ import { SEARCH_LIMIT_MAX } from '../catalog/structure/request.ts';
 import type { StructureSearch } from '../catalog/structure/structure.ts';
 import { HttpError, ValidationError } from '../catalog/schema/types.ts';
 import { searchAnswer } from '../catalog/structure/routes.ts';
+import type { CatalogTool } from './catalog-tools.ts';
 
 export const SEARCH_CATALOG = 'search_catalog';
 
@@ -61,3 +62,5 @@ export async function callSearchCatalog(structure: StructureSearch, args: Record
     return { isError: true, content: [{ type: 'text', text: `Error calling ${SEARCH_CATALOG}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
   }
 }
+
+export const searchCatalogTool: CatalogTool = { tool: SEARCH_CATALOG_TOOL, call: (deps, args) => callSearchCatalog(deps.structure, args) };

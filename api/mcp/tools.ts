@@ -1,7 +1,7 @@
 /**
  * The MCP server: one tool per registry operation, same name, description and argument schema as
- * the REST operation, executed by the same `executeOp`; plus `search_catalog` (catalog structure
- * search, api/mcp/catalog-tool.ts) when the server is given the catalog's StructureSearch.
+ * the REST operation, executed by the same `executeOp`; plus the catalog's tools (`search_catalog`
+ * and the others of api/mcp/catalog-tools.ts) when the server is given the catalog's StructureSearch.
  * Results are one text content (JSON pretty-printed; SVG, HTML and molblocks verbatim); failures
  * are `isError` results that carry the HTTP status and body the REST call would have answered.
  */
@@ -14,13 +14,13 @@ import { encodeBody, executeOp } from '../chem/execute.ts';
 import { parseArgs } from '../chem/validate.ts';
 import { argsJsonSchema } from '../openapi.ts';
 import type { StructureSearch } from '../catalog/structure/structure.ts';
-import { callSearchCatalog, SEARCH_CATALOG, SEARCH_CATALOG_TOOL } from './catalog-tool.ts';
+import { CATALOG_TOOLS, CATALOG_TOOLS_BY_NAME } from './catalog-tools.ts';
 
 export interface McpOptions {
   version: string;
   context: () => ApiContext;
   longWaitMs: number;
-  /** Catalog structure search: offers the `search_catalog` tool. */
+  /** The catalog's structure search: offers the catalog tools (catalog-tools.ts). */
   structure?: StructureSearch;
 }
 
@@ -38,12 +38,13 @@ export function errorText(tool: string, e: unknown): string {
 export function createMcpServer(opts: McpOptions): Server {
   const server = new Server({ name: 'natprod', version: opts.version }, { capabilities: { tools: {} } });
 
-  const tools = opts.structure ? [...TOOLS, SEARCH_CATALOG_TOOL] : TOOLS;
+  const tools = opts.structure ? [...TOOLS, ...CATALOG_TOOLS.map((t) => t.tool)] : TOOLS;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const name = req.params.name;
-    if (name === SEARCH_CATALOG && opts.structure) return callSearchCatalog(opts.structure, req.params.arguments);
+    const catalogTool = opts.structure ? CATALOG_TOOLS_BY_NAME.get(name) : undefined;
+    if (catalogTool) return catalogTool.call({ context: opts.context(), structure: opts.structure! }, req.params.arguments);
     const op = OPERATIONS_BY_NAME.get(name);
     if (!op) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${name}` }] };
     const token = req.params._meta?.progressToken;
