@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { OPERATIONS } from '../shared/ops/index.ts';
-import type { OpDef } from '../shared/ops/types.ts';
+import { mediaTypesOf, type OpDef } from '../shared/ops/types.ts';
 import { RESOURCES, ROUTED } from './catalog/schema/resources.ts';
 
 /**
@@ -31,6 +31,7 @@ const MEDIA_EXAMPLE: Record<string, Record<string, unknown>> = {
   'text/plain': { schema: { type: 'string' } },
   'image/svg+xml': { schema: { type: 'string' } },
   'text/html': { schema: { type: 'string' } },
+  'image/png': { schema: { type: 'string', format: 'binary' } },
 };
 
 const errorResponses = {
@@ -83,7 +84,13 @@ function chemOperation(op: OpDef) {
     description: 'Answer 202 with a job id at once instead of waiting for the result',
     schema: { type: 'boolean', default: false } as never,
   });
-  const ok = { description: 'Successful response', content: { [op.output]: MEDIA_EXAMPLE[op.output] } };
+  const media = mediaTypesOf(op);
+  const ok = {
+    description: op.outputBy
+      ? `Successful response: ${media.map((m) => (m === op.output ? `${m} (default)` : `${m} when \`${op.outputBy!.arg}=${Object.keys(op.outputBy!.media).filter((k) => op.outputBy!.media[k] === m).join('|')}\``)).join(', ')}`
+      : 'Successful response',
+    content: Object.fromEntries(media.map((m) => [m, MEDIA_EXAMPLE[m]])),
+  };
   return {
     operationId: op.name,
     tags: [op.tag],

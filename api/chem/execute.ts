@@ -5,7 +5,7 @@
  * submitted to the job runner and (for quick operations) awaited.
  */
 import type { ApiContext, MediaType, OpDef } from '../../shared/ops/types.ts';
-import { AnnotatedResult, isMediaResult } from '../../shared/ops/types.ts';
+import { AnnotatedResult, BINARY_MEDIA, isMediaResult, mediaTypeOf } from '../../shared/ops/types.ts';
 import type { JobRecord } from '../../shared/jobs/types.ts';
 import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
 import { apiHandlerOf } from './handlers/index.ts';
@@ -37,7 +37,7 @@ export function jobStatusUrl(ctx: ApiContext, id: string): string {
 export async function executeOp(op: OpDef, args: Record<string, unknown>, ctx: ApiContext, opts: ExecOptions): Promise<Outcome> {
   const handler = apiHandlerOf(op);
   if (handler) {
-    return wrap(op, await handler(args, ctx), op.successStatus ?? 200);
+    return wrap(op, args, await handler(args, ctx), op.successStatus ?? 200);
   }
   const waitLong = op.mode === 'long' && opts.waitForLong;
   if (opts.async || (op.mode === 'long' && !waitLong)) {
@@ -46,9 +46,9 @@ export async function executeOp(op: OpDef, args: Record<string, unknown>, ctx: A
   }
   if (waitLong) {
     const record = await ctx.runner.submit(op.name, op.task, args, { mode: 'long' });
-    return wrap(op, await waitWithProgress(ctx, record, opts), 200);
+    return wrap(op, args, await waitWithProgress(ctx, record, opts), 200);
   }
-  return wrap(op, await ctx.runner.run(op.name, op.task, args, { mode: op.mode }), 200);
+  return wrap(op, args, await ctx.runner.run(op.name, op.task, args, { mode: op.mode }), 200);
 }
 
 async function waitWithProgress(ctx: ApiContext, record: JobRecord, opts: ExecOptions): Promise<unknown> {
@@ -61,17 +61,29 @@ async function waitWithProgress(ctx: ApiContext, record: JobRecord, opts: ExecOp
   return resultOf(rec, opts.longWaitMs);
 }
 
-function wrap(op: OpDef, value: unknown, status: number): Outcome {
+function wrap(op: OpDef, args: Record<string, unknown>, value: unknown, status: number): Outcome {
   if (value instanceof AnnotatedResult) {
-    const inner = wrap(op, value.value, status);
+    const inner = wrap(op, args, value.value, status);
     return inner.kind === 'value' ? { ...inner, headers: value.headers, ...(value.note ? { note: value.note } : {}) } : inner;
   }
   if (isMediaResult(value)) return { kind: 'value', status, mediaType: value.mediaType, value: value.body };
-  return { kind: 'value', status, mediaType: op.output, value };
+  return { kind: 'value', status, mediaType: mediaTypeOf(op, args), value };
 }
 
-/** The HTTP body of a value: JSON media types are JSON-encoded (strings too, as FastAPI does). */
-export function encodeBody(mediaType: MediaType, value: unknown): string {
+/**
+ * The HTTP body of a value: JSON media types are JSON-encoded (strings too, as FastAPI does);
+ * binary ones (`image/png`), which travel base64-encoded, are sent as their bytes.
+ */
+export function encodeBody(mediaType: MediaType, value: unknown): string | Buffer {
   if (mediaType === 'application/json') return JSON.stringify(value ?? null);
+  if (BINARY_MEDIA.has(mediaType)) {
+    if (typeof value !== 'string') throw new Error(`A ${mediaType} result must be base64 text`);
+    return Buffer.from(value, 'base64');
+  }
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The Content-Type header of a media type: text is UTF-8, binary media have no charset. */
+export function contentType(mediaType: MediaType): string {
+  return BINARY_MEDIA.has(mediaType) ? mediaType : `${mediaType}; charset=utf-8`;
 }

@@ -9,7 +9,7 @@ import '@fastify/multipart';
 import { AppError } from '../../shared/errors.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import type { ApiContext, OpDef } from '../../shared/ops/types.ts';
-import { encodeBody, executeOp } from './execute.ts';
+import { contentType, encodeBody, executeOp } from './execute.ts';
 import { parseArgs, type ArgSource } from './validate.ts';
 
 export const PREFIXES = ['', '/latest', '/v1'] as const;
@@ -96,9 +96,8 @@ export async function chemRoutes(app: FastifyInstance, opts: ChemRouteOptions) {
           if (outcome.kind === 'job') {
             return reply.code(202).header('location', outcome.submission.status_url).send(outcome.submission);
           }
-          const type = outcome.mediaType === 'application/json' ? 'application/json; charset=utf-8' : `${outcome.mediaType}; charset=utf-8`;
           if (outcome.headers) reply.headers(outcome.headers);
-          return reply.code(outcome.status).type(type).send(encodeBody(outcome.mediaType, outcome.value));
+          return reply.code(outcome.status).type(contentType(outcome.mediaType)).send(encodeBody(outcome.mediaType, outcome.value));
         },
       });
     }

@@ -35,6 +35,8 @@ const named = (name: string) => ({ $fields: { name } });
 export const classifyOps = [
   defineOp({
     name: CHEMCLASS_SUBMIT_OP,
+    // Forwarded to CHEMCLASS_URL's service when one is configured; offline otherwise.
+    openWorld: (config) => !!config.CHEMCLASS_URL,
     method: 'GET',
     path: '/chem/chemclass/classify',
     summary: 'Submit a structure for hierarchical (ChemOnt-style) and natural-product pathway classification',

@@ -5,10 +5,12 @@ import {
   canonicalKekule, cxsmiles, formats, inchi, inchikey, molblock2D, resolveRepresentation, toCanonicalSmiles,
 } from '../chem/convert/convert.ts';
 import { depict2D, type DepictOptions } from '../chem/depict/depict2d.ts';
+import { svgToPng, type PngOptions } from '../chem/depict/png.ts';
+import { MAX_PNG_SCALE } from './png.ts';
 import { selfiesToSmiles } from './selfies.tasks.ts';
 import { z } from 'zod';
 import { internalTask, internalTasks } from './task-args.ts';
-import type { OpTasks, TaskTable } from './types.ts';
+import type { MediaResult, OpTasks, TaskTable } from './types.ts';
 import type { convertOps } from './convert.ts';
 
 export const convertTasks = {
@@ -20,13 +22,19 @@ export const convertTasks = {
   generate_formats: (a, { rdkit }) => withMol(rdkit, a.smiles, (m) => formats(rdkit, m)),
   smiles_to_smarts: (a, { rdkit }) => withMol(rdkit, a.smiles, (m) => m.get_smarts()),
 
-  generate_2d_depiction: (a, { rdkit }) => {
+  generate_2d_depiction: (a, { rdkit }): string | Promise<MediaResult> => {
     const opts: DepictOptions = { width: a.width, height: a.height, rotate: a.rotate, cip: a.CIP, unicolor: a.unicolor, highlight: a.highlight };
-    return withMol(rdkit, a.smiles, (m) => depict2D(rdkit, m, opts));
+    const svg = withMol(rdkit, a.smiles, (m) => depict2D(rdkit, m, opts));
+    return a.format === 'png' ? pngResult(svg, { scale: a.scale }) : svg;
   },
 } satisfies OpTasks<typeof convertOps>;
 
-/** Tasks submitted by api-side handlers (generate_smiles: api/chem/handlers/convert.ts and api/names/resolve.ts). */
+/** A PNG rendered from an SVG, as a result: base64, so that it travels as JSON (threads, BullMQ). */
+async function pngResult(svg: string, opts: PngOptions): Promise<MediaResult> {
+  return { mediaType: 'image/png', body: Buffer.from(await svgToPng(svg, opts)).toString('base64') };
+}
+
+/** Tasks submitted by the api side: generate_smiles (api/chem/handlers/convert.ts, api/names/resolve.ts), svg_to_png (api/mcp/tools.ts). */
 export const convertInternalTasks = internalTasks({
   generate_smiles: internalTask(
     z.object({
@@ -41,5 +49,17 @@ export const convertInternalTasks = internalTasks({
       const decoded = selfiesToSmiles(a.input_text.trim());
       return decoded === null ? null : withMol(rdkit, decoded, (m) => m.get_smiles());
     },
+  ),
+  /**
+   * The PNG of an operation's SVG answer, for MCP's image content (api/mcp/tools.ts): rendered at
+   * the SVG's size times `scale`, shrunk to the PNG size limit when larger (`fit`).
+   */
+  svg_to_png: internalTask(
+    z.object({
+      svg: z.string().min(1).max(20_000_000),
+      scale: z.number().min(0.25).max(MAX_PNG_SCALE).default(1),
+      fit: z.boolean().default(true),
+    }),
+    (a): Promise<MediaResult> => pngResult(a.svg, { scale: a.scale, fit: a.fit }),
   ),
 }) satisfies TaskTable;

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { defineOp, type MolblockShape } from './types.ts';
-import { bool, int, smiles, toolkit } from './params.ts';
+import { bool, int, num, smiles, toolkit } from './params.ts';
+import { MAX_PNG_SCALE, MAX_PNG_SIDE } from './png.ts';
 import { CAFFEINE, NATIVE_RDKIT, SPEC } from './examples.ts';
 
 /** Ethanol's connection table; RDKit's depictor draws bonds 1.5 long. */
@@ -33,6 +34,8 @@ export const convertOps = [
   defineOp({
     ...base,
     name: 'generate_smiles',
+    // Names may be looked up in the external compound database (docs/names.md).
+    openWorld: true,
     path: '/convert/smiles',
     summary: 'Generate SMILES from a given input',
     description:
@@ -150,19 +153,36 @@ export const convertOps = [
       'SVG drawn by RDKit (Kekulé form, 2D coordinates from the depictor). `rotate` turns the drawing by degrees, ' +
       '`CIP` adds R/S and E/Z labels, `unicolor` draws every atom black, and the first match of the SMARTS ' +
       '`highlight` is highlighted (default "COSN" as the original service; an empty string highlights nothing; ' +
-      'an invalid SMARTS is a 422). Only SVG is produced.',
+      'an invalid SMARTS is a 422). `format=png` answers a PNG (`image/png`) rendered from that SVG by resvg, ' +
+      '`width`×`scale` by `height`×`scale` pixels on white (`scale`, the pixel density, only applies to PNG; at most ' +
+      `${MAX_PNG_SIDE} pixels each way, else a 422). Over MCP an SVG answer comes as a PNG image content (its own size) ` +
+      'followed by the SVG as text.',
     args: z.object({
       smiles: smiles(),
       toolkit: rdkitOnly(),
-      format: z.enum(['svg']).default('svg').describe('Image format (svg only)'),
+      format: z.enum(['svg', 'png']).default('svg').describe('Image format: svg, or png rendered from the SVG'),
       width: int(512, 16, 4096, 'Width in pixels'),
       height: int(512, 16, 4096, 'Height in pixels'),
+      scale: num(1, 0.25, MAX_PNG_SCALE, `PNG pixels per drawing pixel (format=png only): the PNG is width×scale by height×scale, at most ${MAX_PNG_SIDE} each way`),
       rotate: int(0, -360, 360, 'Rotation in degrees'),
       CIP: bool(false, 'Show CIP stereo labels (R/S, E/Z)'),
       unicolor: bool(false, 'Draw all atoms in black'),
       highlight: z.string().max(1000).default('COSN').describe('SMARTS whose first match is highlighted'),
+    }).superRefine((a, ctx) => {
+      if (a.format !== 'png') return;
+      for (const side of ['width', 'height'] as const) {
+        if (a[side] * a.scale <= MAX_PNG_SIDE) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [a.scale === 1 ? side : 'scale'],
+          message: `A PNG is at most ${MAX_PNG_SIDE} pixels each way: ${side} × scale = ${a[side] * a.scale}`,
+          input: a.scale === 1 ? a[side] : a.scale,
+        });
+        return;
+      }
     }),
     output: 'image/svg+xml',
+    outputBy: { arg: 'format', media: { png: 'image/png' } },
     task: 'generate_2d_depiction',
     examples: [{
       query: { smiles: 'CCO' },

@@ -14,6 +14,7 @@ const OP = 'retrieve_extdb_smiles';
 export const extdbOps = [
   defineOp({
     name: OP,
+    openWorld: true,
     method: 'GET',
     path: '/chem/extdb/smiles',
     summary: 'Resolve a chemical identifier (CID, InChI, InChIKey, CAS, formula, SMILES or name) to SMILES',

@@ -7,7 +7,22 @@ import type { RDKit } from '../chem/core/rdkit.ts';
 import type { Config, ThreadConfig } from '../config.ts';
 import type { JobRunner } from '../jobs/types.ts';
 
-export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 'text/html';
+export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 'text/html' | 'image/png';
+
+/**
+ * Binary media types: their results travel as base64 text (from a thread, through BullMQ's JSON
+ * job records, in a polled job's `result`) and the HTTP layer sends the decoded bytes.
+ */
+export const BINARY_MEDIA: ReadonlySet<MediaType> = new Set<MediaType>(['image/png']);
+
+/**
+ * An operation whose media type depends on one argument: `{arg: 'format', media: {png: 'image/png'}}`
+ * answers `image/png` when `format=png` and the operation's `output` otherwise.
+ */
+export interface OutputBy {
+  arg: string;
+  media: Record<string, MediaType>;
+}
 
 /** How a POST operation receives its main input besides the query string. */
 export type BodySpec =
@@ -35,7 +50,18 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
   tag: string;
   args: S;
   body?: BodySpec;
+  /** Media type of the answer (the default one when `outputBy` names others). */
   output: MediaType;
+  /** Other media types, chosen by an argument's value (REST's Content-Type, OpenAPI, MCP content). */
+  outputBy?: OutputBy;
+  /** MCP tool title; default: `summary`. */
+  title?: string;
+  /**
+   * The operation reaches services outside this machine (an external database, a name
+   * resolver): MCP's `openWorldHint`. A function decides by the process's configuration (a
+   * service used only when configured). Default false.
+   */
+  openWorld?: boolean | ((config: Config) => boolean);
   /** quick: the HTTP call waits for the result; long: 202 + job id at once. */
   mode: 'quick' | 'long';
   /** Name of the worker task that computes the result (its handler: see `OpTasks`). */
@@ -154,9 +180,23 @@ export interface ApiContext {
 
 export type ApiHandler = (args: Record<string, unknown>, ctx: ApiContext) => Promise<unknown>;
 
+/** The media type an operation answers for these (validated) arguments. */
+export function mediaTypeOf(op: Pick<OpDef, 'output' | 'outputBy'>, args: Record<string, unknown>): MediaType {
+  const by = op.outputBy;
+  const value = by ? args[by.arg] : undefined;
+  return (by && typeof value === 'string' && Object.hasOwn(by.media, value) ? by.media[value] : undefined) ?? op.output;
+}
+
+/** Every media type an operation may answer, its default first. */
+export function mediaTypesOf(op: Pick<OpDef, 'output' | 'outputBy'>): MediaType[] {
+  return [...new Set([op.output, ...Object.values(op.outputBy?.media ?? {})])];
+}
+
 /**
  * A result whose media type differs from the operation's default (e.g. `format=html`): the HTTP
- * layer sends `body` verbatim with `mediaType`; MCP returns `body` as text.
+ * layer sends `body` verbatim with `mediaType`; MCP returns `body` as text. The body of a binary
+ * media type (BINARY_MEDIA, e.g. `image/png`) is base64: the HTTP layer sends the bytes, MCP an
+ * image content.
  */
 export interface MediaResult {
   mediaType: MediaType;
