@@ -8,6 +8,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import multipart from '@fastify/multipart';
 import catalogPlugin from './catalog/plugin.ts';
 import { exportOptions } from './catalog/export/routes.ts';
+import { dumpSettings } from './catalog/dumps/routes.ts';
+import { lookupOptions } from './catalog/lookup/routes.ts';
 import type { ApiContext } from '../shared/ops/types.ts';
 import errors from './plugins/errors.ts';
 import metricsPlugin from './plugins/metrics.ts';
@@ -67,6 +69,7 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
     longWaitMs,
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
     structure: services.structure, // the search_catalog tool
+    exports: exportOptions(config, runner), // export_molecules
   });
   await app.register(catalogPlugin, {
     store,
@@ -74,6 +77,8 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
     registration: config.CATALOG_REGISTRATION,
     structure: services.structure,
     exports: exportOptions(config, runner),
+    dumps: dumpSettings(config, runner),
+    lookup: lookupOptions(config, runner),
   });
   await app.register(admin, { config, redis: services.redis('commands', 'admin') }); // Bull Board at /admin/queues (distributed mode)
   return app;

@@ -9,6 +9,7 @@
 import type { Redis } from 'ioredis';
 import { threadConfig, type Config } from '../shared/config.ts';
 import { openStore } from './catalog/store/open.ts';
+import { observeMassWrites } from './catalog/derep/mass-index.ts';
 import type { CatalogStore } from './catalog/store/types.ts';
 import type { DeriveInput, DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import type { SeedHandle } from './catalog/import/demo.ts';
@@ -79,8 +80,10 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
     };
 
     // Opened first, closed last: whatever still runs at shutdown may write to it until then.
-    const raw = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
-    resources.add('catalog store', raw, (s) => s.close());
+    const opened = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
+    resources.add('catalog store', opened, (s) => s.close());
+    // Its molecule writes kept in the dereplication mass index (api/catalog/derep/mass-index.ts).
+    const raw = observeMassWrites(opened);
 
     let pool: ChemPool | undefined;
     let runner: JobRunner;

@@ -30,6 +30,7 @@ export const ENTRIES = {
   'mcp-stdio': 'api/mcp/stdio.ts',
   token: 'api/catalog/cli/token.ts',
   'catalog-import': 'api/catalog/import/cli.ts',
+  dump: 'api/catalog/dumps/cli.ts',
 };
 /** The threads' module: dist/thread-<hash>.mjs, found by shared/threads/bundle.ts in the bundles. */
 const THREAD_ENTRY = 'shared/threads/thread.ts';

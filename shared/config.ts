@@ -70,6 +70,19 @@ const schema = z.object({
    * writes a file under DATA_DIR/exports (202 + status URL); smaller ones stream at once.
    */
   EXPORT_SYNC_MAX: intVar(10_000, 0),
+  /** Where full dumps (`npm run dump`, `POST /api/dumps`) are written: `<dir>/<date>/`; unset: DATA_DIR/dumps. */
+  DUMP_DIR: z.string().trim().min(1).optional().transform((p) => (p ? resolve(p) : undefined)),
+  /** Whether a dump writes the 3D SDF unless told otherwise (slow: see docs/catalog.md, Dumps). */
+  DUMP_3D: boolVar(false),
+  /** Most rows (identifiers, InChIKeys, SMILES or names) in one bulk look-up (`POST /api/molecules/lookup`). */
+  LOOKUP_MAX_ROWS: intVar(200_000, 1),
+  /** Bytes of one bulk look-up list: an uploaded file, or a text/plain, text/csv or JSON body. */
+  LOOKUP_UPLOAD_LIMIT: intVar(20 * 1_048_576, 1024),
+  /**
+   * Bulk look-ups of more rows than this run as a job writing a CSV file under DATA_DIR/lookups
+   * (202 + status URL); smaller ones answer at once.
+   */
+  LOOKUP_SYNC_MAX: intVar(10_000, 0),
   /** Bytes accepted in a JSON or text request body. */
   BODY_LIMIT: intVar(1_048_576, 1024),
   /** Bytes accepted in one uploaded file. */

@@ -24,6 +24,8 @@ import { validateSearch } from './search/validate-search.ts';
 import type { StructureSearch } from './structure/structure.ts';
 import { structureRoutes } from './structure/routes.ts';
 import { exportRoutes, type ExportOptions } from './export/routes.ts';
+import { dumpRoutes, type DumpSettings } from './dumps/routes.ts';
+import { lookupPlugin, type LookupSettings } from './lookup/routes.ts';
 import { recordAudits } from './audit/routes.ts';
 
 export interface CatalogPluginOptions {
@@ -41,6 +43,10 @@ export interface CatalogPluginOptions {
   structure?: StructureSearch;
   /** Exports (`POST /api/molecules/export`, `/api/exports/{id}`); absent: not offered. */
   exports?: ExportOptions;
+  /** Bulk look-up (`POST /api/molecules/lookup`, `/api/lookups/{id}`); absent: not offered. */
+  lookup?: LookupSettings;
+  /** Dated full dumps (`/api/dumps`); absent: not offered. */
+  dumps?: DumpSettings;
 }
 
 export const REGISTRATION_OFF = 'Self-registration is disabled on this server: ask its administrator for an account.';
@@ -113,6 +119,8 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
 
   if (opts.structure) structureRoutes(app, opts.structure);
   if (opts.exports) exportRoutes(app, { store, structure: opts.structure, background, exports: opts.exports });
+  if (opts.dumps) dumpRoutes(app, { store, background, dumps: opts.dumps });
+  if (opts.lookup) await app.register(lookupPlugin, { store, background, lookup: opts.lookup });
 
   for (const name of ROUTED) {
     const r = RESOURCES[name];

@@ -16,6 +16,9 @@ export const SEARCH_CATALOG = 'search_catalog';
 
 export const SEARCH_CATALOG_TOOL: Tool = {
   name: SEARCH_CATALOG,
+  title: 'Catalog structure search',
+  // Reads the catalog only; nothing leaves the machine.
+  annotations: { title: 'Catalog structure search', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   description: [
     'Search the natural-product catalog by structure',
     'The same search as POST /api/search in natprod\'s form (the body with `count`): `exact` (same standard InChIKey; a SMILES, molblock or InChIKey query), ' +

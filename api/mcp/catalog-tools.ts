@@ -8,12 +8,29 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiContext } from '../../shared/ops/types.ts';
 import type { StructureSearch } from '../catalog/structure/structure.ts';
+import { listDumpsTool } from './dumps-tool.ts';
 import { searchCatalogTool } from './catalog-tool.ts';
+import { searchMassTool } from './mass-tool.ts';
+import { searchTaxonTool } from './taxon-tool.ts';
+import { lookupTool } from './lookup-tool.ts';
+import { getMoleculeTool, listMoleculesTool } from './molecule-tools.ts';
+import { searchCoconutTool } from './coconut-tool.ts';
+import { exportMoleculesTool, exportStatusTool, type McpExports } from './export-tool.ts';
+import { submitReportTool } from './report-tool.ts';
+import type { CatalogUser } from '../catalog/schema/types.ts';
 
 export interface CatalogToolDeps {
   /** The caller's context: runner (rate-limited per client), config, store, base URL. */
   context: ApiContext;
   structure: StructureSearch;
+  /**
+   * The catalog user of the MCP connection's token (HTTP: the request's `Authorization` header;
+   * stdio: NATPROD_TOKEN), undefined without a valid one: tools that need a role answer 401
+   * (as they do when the deps have no `user` at all).
+   */
+  user?(): Promise<CatalogUser | undefined>;
+  /** The export jobs of export_molecules (absent: exports are not offered, 404). */
+  exports?: McpExports;
 }
 
 export interface CatalogTool {
@@ -21,6 +38,14 @@ export interface CatalogTool {
   call(deps: CatalogToolDeps, args: Record<string, unknown> | undefined): Promise<CallToolResult>;
 }
 
-export const CATALOG_TOOLS: readonly CatalogTool[] = [searchCatalogTool];
+export const CATALOG_TOOLS: readonly CatalogTool[] = [
+  searchCatalogTool, searchMassTool, searchTaxonTool, lookupTool, listDumpsTool,
+  getMoleculeTool,
+  listMoleculesTool,
+  searchCoconutTool,
+  exportMoleculesTool,
+  exportStatusTool,
+  submitReportTool,
+];
 
 export const CATALOG_TOOLS_BY_NAME: ReadonlyMap<string, CatalogTool> = new Map(CATALOG_TOOLS.map((t) => [t.tool.name, t]));

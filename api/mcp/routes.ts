@@ -9,15 +9,28 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SseTransport } from './sse.ts';
 import type { ApiContext } from '../../shared/ops/types.ts';
 import { createMcpServer, type McpOptions } from './tools.ts';
+import type { ExportOptions } from '../catalog/export/routes.ts';
+import { McpExports } from './export-tool.ts';
 
-export interface McpRouteOptions extends Omit<McpOptions, 'context'> {
+export interface McpRouteOptions extends Omit<McpOptions, 'context' | 'user' | 'exportJobs'> {
   context: (req: FastifyRequest) => ApiContext;
+  /** The catalog's exports (export_molecules, export_status), on the catalog's export directory. */
+  exports?: ExportOptions;
   /** Tool calls may carry an uploaded PDF base64-encoded. */
   bodyLimit: number;
 }
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
-  const serverFor = (req: FastifyRequest) => createMcpServer({ ...opts, context: () => opts.context(req) });
+  // The catalog tools act as the user of the request's token (SSE: the token of the GET that
+  // opened the stream, checked again at each call: a session outlives a revoked token).
+  const exportJobs = opts.exports ? new McpExports(opts.exports, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) }) : undefined;
+  if (exportJobs) app.addHook('onClose', () => exportJobs.close());
+  const sessionUser = (req: FastifyRequest) => () => {
+    const m = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '');
+    return m ? app.userOfToken(m[1]) : Promise.resolve(undefined);
+  };
+  const serverFor = (req: FastifyRequest, session = false) =>
+    createMcpServer({ ...opts, exportJobs, context: () => opts.context(req), user: session ? sessionUser(req) : () => req.caller.user() });
   const sessions = new Map<string, SseTransport>();
 
   // A hijacked reply writes its own head: keep the headers the hooks set (CORS, rate limits).
@@ -34,7 +47,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
     const transport = new SseTransport(reply.raw, endpoint, param);
     sessions.set(transport.sessionId, transport);
     transport.onclose = () => sessions.delete(transport.sessionId);
-    await serverFor(req).connect(transport);
+    await serverFor(req, true).connect(transport);
   };
   const quick = { config: { budget: 'quick' as const } };
   app.get('/mcp', quick, sse('/mcp/messages/', 'session_id'));

@@ -85,6 +85,23 @@ export const catalogTasks = internalTasks({
   }),
 
   /**
+   * Standard InChIKeys of SMILES for bulk look-ups (api/catalog/lookup/): one per SMILES, computed
+   * as for an exact structure query (catalog_query_key), `null` for a SMILES that cannot be read
+   * (empty, unparseable, too large) or has no InChIKey, so one bad line does not fail the batch.
+   */
+  catalog_inchikeys: internalTask(z.object({ smiles: z.array(structure).max(1000) }), (a, ctx): (string | null)[] =>
+    a.smiles.map((smi) => {
+      if (!smi.trim() || smi.includes('\n')) return null;
+      try {
+        return withMol(ctx.rdkit, smi, (mol) => inchikey(ctx.rdkit, mol));
+      } catch (e) {
+        if (!AppError.from(e)?.isClientError) throw e;
+        return null;
+      }
+    }),
+  ),
+
+  /**
    * V2000 molblocks with 2D coordinates for catalog exports (SDF): one per SMILES, `null` for a
    * structure that cannot be read (empty, unparseable or too large), so one bad record does not
    * fail the batch.

@@ -12,6 +12,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OPERATIONS } from '../../shared/ops/index.ts';
+import { CATALOG_TOOLS } from '../../api/mcp/catalog-tools.ts';
 import { argsJsonSchema } from '../../api/openapi.ts';
 import { build } from '../helpers/app.ts';
 import { startFakePugRest } from '../extdb/fake-pugrest.ts';
@@ -38,8 +39,8 @@ for (const [name, make] of Object.entries(transports)) {
     t.teardown(() => client.close());
 
     const { tools } = await client.listTools();
-    // The registry, plus the catalog's search_catalog (test/search/mcp-search-catalog.test.ts).
-    t.same(tools.map((x) => x.name).sort(), [...OPERATIONS.map((o) => o.name), 'search_catalog'].sort(), 'exactly the registry and search_catalog');
+    // The registry, plus the catalog's tools (api/mcp/catalog-tools.ts; tested in test/search/mcp-search-catalog.test.ts, test/api/mcp-catalog-tools.test.ts and others).
+    t.same(tools.map((x) => x.name).sort(), [...OPERATIONS.map((o) => o.name), ...CATALOG_TOOLS.map((c) => c.tool.name)].sort(), 'exactly the registry and the catalog tools');
     for (const op of OPERATIONS) {
       const tool = tools.find((x) => x.name === op.name)!;
       const schema = argsJsonSchema(op);
@@ -59,7 +60,8 @@ for (const [name, make] of Object.entries(transports)) {
         res = (await client.callTool({ name: op.name, arguments: args })) as { content: Text[]; isError?: boolean };
       }
       t.notOk(res.isError, `${op.name}: ${res.isError ? res.content[0]?.text : 'no error'}`);
-      const text = res.content[0]?.text ?? '';
+      // A drawing answers an image content first (test/api/png-mcp.test.ts), then its SVG as text.
+      const text = res.content.find((c) => c.type === 'text')?.text ?? '';
       t.same(mismatches(s.expected!.value, answerOf(op.output, text)), [], `${op.name}: the expected answer (${s.expected!.source})`);
       if (op.mode === 'quick' && op.method === 'GET' && !s.needsJobOf) {
         const rest = await app.inject({ url: op.path, query: s.query });

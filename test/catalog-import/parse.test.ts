@@ -55,7 +55,14 @@ t.test('lotus_sample_1000.tsv.gz', async (t) => {
   t.ok(ranks.filter((r) => r === 'species').length >= 904, 'species');
   t.ok(ranks.filter((r) => r === 'variety').length >= 2, 'varieties');
   // The multi-valued GBIF field of row 24 is R-quoted with doubled quotes and must not shift columns.
-  t.same(rows[23].organism, { name: 'Alpinia galanga', iri: 'http://www.wikidata.org/entity/Q402971', rank: 'species' });
+  // Its lineage and ids as in the file (`c("11010714", ...)`: the first GBIF key).
+  t.same(rows[23].organism, {
+    name: 'Alpinia galanga', iri: 'http://www.wikidata.org/entity/Q402971', rank: 'species',
+    taxonomy: {
+      domain: 'Eukaryota', kingdom: 'Archaeplastida', phylum: 'Streptophyta', class: 'Magnoliopsida', order: 'Zingiberales', family: 'Zingiberaceae',
+      tribe: null, genus: 'Alpinia', species: 'Alpinia galanga', variety: null, ncbi_id: 94327, gbif_id: 11010714, ott_id: 1063872, wikidata_id: 'Q402971',
+    },
+  });
   t.equal(rows[23].citation?.doi, '10.1016/0305-1978(86)90092-x');
 });
 

@@ -14,7 +14,8 @@ const FIELDS: Record<string, string[]> = {
   molecules: ['id', 'standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'identifier', 'name', 'cas', 'iupac_name', 'murko_framework', 'structural_comments', 'name_trust_level', 'annotation_level', 'variants_count', 'status', 'active', 'has_variants', 'has_stereo', 'is_tautomer', 'is_parent', 'is_placeholder'],
   collections: ['id', 'title', 'description', 'identifier', 'url'],
   citations: ['id', 'doi', 'title', 'authors', 'citation_text'],
-  organisms: ['id', 'name', 'iri', 'rank', 'molecule_count'],
+  // natprod's taxonomy fields beside the seed's (api/catalog/schema/organisms.ts)
+  organisms: ['id', 'name', 'iri', 'rank', 'domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'tribe', 'genus', 'species', 'variety', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id', 'molecule_count'],
 };
 const RELATIONS: Record<string, unknown[]> = {
   molecules: [rel('PropertiesResource', 'properties', 'HasOne'), rel('OrganismResource', 'organisms', 'BelongsToMany'), rel('CitationResource', 'citations', 'BelongsToMany'), rel('CollectionResource', 'collections', 'BelongsToMany')],
@@ -36,7 +37,7 @@ t.test('detail', async (t) => {
       t.same(d.relations, RELATIONS[name]);
       t.same(d.limits, [10, 25, 50]);
       t.same([d.instructions, d.scout_instructions, d.scout_fields], [[], [], []]);
-      t.same(d.scopes, name === 'molecules' ? ['active', 'approved', 'draft', 'in_review', 'revoked'] : []);
+      t.same(d.scopes, name === 'molecules' ? ['active', 'approved', 'draft', 'in_review', 'revoked', 'taxon'] : []);
       t.same(d.rules, { all: [], create: [], update: [] }, 'a reader may write nothing: no rules');
       const curator = (await b.call('GET', `/api/${name}`, undefined, 'curator')).json.data;
       t.same(Object.keys(curator.rules.all), FIELDS[name].slice(1), 'a curator sees the rule of every writable field');

@@ -321,7 +321,7 @@ for (const kind of storeKinds()) {
       t.test('including_relation_with_filters', async (t) => {
         const d = await inc([{ relation: 'organisms', filters: [{ field: 'name', value: 'Aspergillus niger' }] }]);
         t.same(d.map((m) => [m.id, m.organisms.map((o: any) => o.id)]), [[1, [orgs[1].id]], [3, []]]);
-        t.same(Object.keys(d[0].organisms[0]), ['id', 'name', 'iri', 'rank', 'molecule_count']);
+        t.same(Object.keys(d[0].organisms[0]), ['id', 'name', 'iri', 'rank', 'domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'tribe', 'genus', 'species', 'variety', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id', 'molecule_count']);
       });
       t.test('including_belongs_to_has_many_relation (a dotted BelongsToMany chain)', async (t) => {
         const d = await inc([{ relation: 'collections.molecules' }], [3]);

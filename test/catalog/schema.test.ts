@@ -65,7 +65,7 @@ t.test('the shipped declarations give the lists that were written by hand', asyn
   t.same(mol.mongoUnique, ['standard_inchi_key']);
   t.same(sorted(mol.columns), sorted(['active', 'status', 'annotation_level', 'is_placeholder']));
   t.same(mol.columnPrefixes, ['properties.']);
-  t.same(storeIndexes('organisms'), { embedded: ['name', 'iri'], mongo: ['name', 'iri'], mongoUnique: [], columns: [], columnPrefixes: [] });
+  t.same(storeIndexes('organisms'), { embedded: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongo: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongoUnique: [], columns: [], columnPrefixes: [] });
   t.same([storeIndexes('citations').embedded, storeIndexes('citations').mongo], [['doi', 'title'], ['doi']]);
   t.same([storeIndexes('collections').embedded, storeIndexes('collections').mongo], [['title', 'identifier'], ['title', 'identifier']]);
   t.same([storeIndexes('users').embedded, storeIndexes('users').mongo, storeIndexes('users').mongoUnique], [['email'], [], ['email']]);

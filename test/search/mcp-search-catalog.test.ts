@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { argsJsonSchema } from '../../api/openapi.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
+import { CATALOG_TOOLS } from '../../api/mcp/catalog-tools.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { INDOLE, QUERCETIN, seed } from './export-helpers.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
@@ -35,9 +36,9 @@ for (const mode of MODES) {
         t.teardown(() => client.close());
 
         const { tools } = await client.listTools();
-        const expected = [...OPERATIONS.map((o) => o.name), 'search_catalog'];
-        t.equal(tools.length, expected.length, `${expected.length} tools: the ${OPERATIONS.length} operations of the registry and search_catalog`);
-        t.same(tools.map((x) => x.name).sort(), expected.sort(), 'the registry names unchanged, plus search_catalog');
+        const expected = [...OPERATIONS.map((o) => o.name), ...CATALOG_TOOLS.map((c) => c.tool.name)];
+        t.equal(tools.length, expected.length, `${expected.length} tools: the ${OPERATIONS.length} operations of the registry and the ${CATALOG_TOOLS.length} catalog tools`);
+        t.same(tools.map((x) => x.name).sort(), expected.sort(), 'the registry names unchanged, plus the catalog tools (search_catalog among them)');
         for (const op of OPERATIONS) {
           const tool = tools.find((x) => x.name === op.name)!;
           t.same(tool.inputSchema.properties, argsJsonSchema(op).properties, `${op.name}: schema unchanged`);

@@ -7,17 +7,22 @@
  * `threshold` and `count`. Integers may come as numeric strings, as Laravel accepts them. Every
  * problem is a Laravel 422 naming its field; unknown fields are refused (a typo or an injection
  * attempt should not pass silently), and a value is never anything but a string, number or boolean.
+ *
+ * natprod's type `mass` (MS dereplication, api/catalog/derep/) takes its own keys `adducts`,
+ * `tolerance_ppm`, `tolerance_da`, `taxon`, refused with any other type, and a `query` that is an
+ * m/z value or a list of them (read by `readMassRequest`).
  */
 import { Errors } from '../schema/types.ts';
 import { MAX_STRUCTURE_QUERY } from '../search/validate-search.ts';
 import { detectType } from './detect.ts';
+import { MASS_KEYS, readMassRequest, type MassRequest } from '../derep/mass-search.ts';
 
 /** COCONUT's controller accepts these types. */
 export const COCONUT_TYPES = ['text', 'smiles', 'inchi', 'inchikey', 'substructure', 'exact', 'similarity', 'tags', 'filters'] as const;
 /** Types COCONUT's action knows but its controller refuses; natprod accepts them (COCONUT's misspelling too). */
-export const EXTRA_TYPES = ['identifier', 'molecularformula', 'partialinchikey', 'parttialinchikey'] as const;
+export const EXTRA_TYPES = ['identifier', 'molecularformula', 'partialinchikey', 'parttialinchikey', 'mass'] as const;
 
-export type SearchType = 'text' | 'identifier' | 'inchi' | 'inchikey' | 'partialinchikey' | 'molecularformula' | 'smiles' | 'substructure' | 'exact' | 'similarity' | 'tags' | 'filters';
+export type SearchType = 'text' | 'identifier' | 'inchi' | 'inchikey' | 'partialinchikey' | 'molecularformula' | 'smiles' | 'substructure' | 'exact' | 'similarity' | 'tags' | 'filters' | 'mass';
 export const STRUCTURE_TYPES: readonly SearchType[] = ['smiles', 'substructure', 'exact', 'similarity'];
 
 export interface CoconutRequest {
@@ -35,6 +40,8 @@ export interface CoconutRequest {
   query_type?: 'smiles' | 'smarts';
   use_chirality?: boolean;
   threshold?: number;
+  /** Type `mass`: the m/z values, adducts, tolerance and taxon. */
+  mass?: MassRequest;
 }
 
 export const QUERY_MAX = 1000;
@@ -94,9 +101,18 @@ export function readCoconutRequest(body: unknown): CoconutRequest {
     e.throwIfAny();
   }
   const b = body as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (!KEYS.includes(k)) e.add(k, `The ${k} field is prohibited.`);
-
   const explicit = oneOf(b, 'type', [...COCONUT_TYPES, ...EXTRA_TYPES], e);
+  if (explicit === 'mass') {
+    for (const k of Object.keys(b)) if (!KEYS.includes(k) && !(MASS_KEYS as readonly string[]).includes(k)) e.add(k, `The ${k} field is prohibited.`);
+    const mass = readMassRequest(b, e);
+    const limit = integer(b, 'limit', e, 1, LIMIT_MAX, LIMIT_DEFAULT);
+    const page = integer(b, 'page', e, 1, 1_000_000, 1);
+    e.throwIfAny();
+    return { query: '', type: 'mass', detected: false, tagType: null, limit, page, offset: 0, sort: 'relevance', status: 'all', mass };
+  }
+  for (const k of Object.keys(b))
+    if ((MASS_KEYS as readonly string[]).includes(k)) e.add(k, `The ${k} field is only allowed with type mass.`);
+    else if (!KEYS.includes(k)) e.add(k, `The ${k} field is prohibited.`);
   let query = '';
   if (!absent(b.query)) {
     if (typeof b.query !== 'string') e.add('query', 'The query field must be a string.');

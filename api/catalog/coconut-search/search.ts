@@ -2,12 +2,14 @@
  * COCONUT's public search, `POST /api/search`: the request (request.ts) → the search of its type
  * → one page of records (rows.ts) in Laravel's paginator (paginator.ts), answered as
  * `{data: <paginator>}` like COCONUT's SearchController. Without a query every type lists the
- * catalog (COCONUT's behaviour), except the structure types, which need one (422).
+ * catalog (COCONUT's behaviour), except the structure types, which need one (422). natprod's
+ * type `mass` (MS dereplication) is answered by api/catalog/derep/mass-answer.ts.
  *
  * A query whose type was detected as SMILES but that RDKit cannot read (`carbonic` passes
  * COCONUT's SMILES pattern) is searched as text instead of failing.
  */
 import { AppError } from '../../../shared/errors.ts';
+import { massAnswer, type MassAnswer } from '../derep/mass-answer.ts';
 import type { CatalogStore } from '../store/types.ts';
 import type { StructureSearch } from '../structure/structure.ts';
 import { Errors } from '../schema/types.ts';
@@ -41,7 +43,9 @@ async function filterSearch(store: CatalogStore, req: CoconutRequest): Promise<H
 
 async function hitsOf(deps: CoconutSearchDeps, req: CoconutRequest): Promise<Hits> {
   const { store } = deps;
-  if (!req.query && !STRUCTURE_TYPES.includes(req.type)) return listing(store, req, null);
+  // Without a query COCONUT lists the catalog; natprod's taxon tag type needs its taxon (422).
+  const taxon = req.type === 'tags' && req.tagType === 'taxon';
+  if (!req.query && !STRUCTURE_TYPES.includes(req.type) && !taxon) return listing(store, req, null);
   switch (req.type) {
     case 'text':
       return textSearch(store, req);
@@ -69,8 +73,9 @@ async function hitsOf(deps: CoconutSearchDeps, req: CoconutRequest): Promise<Hit
 }
 
 /** The answer to a COCONUT search body; `path` is the URL path (absolute when known) of the page links. */
-export async function coconutSearch(deps: CoconutSearchDeps, body: unknown, path = '/api/search'): Promise<{ data: LaravelPaginator<CoconutRow> }> {
+export async function coconutSearch(deps: CoconutSearchDeps, body: unknown, path = '/api/search'): Promise<{ data: LaravelPaginator<CoconutRow> } | MassAnswer> {
   const req = readCoconutRequest(body);
+  if (req.type === 'mass') return massAnswer(deps.store, req, path);
   const hits = await hitsOf(deps, req);
   const docs = hits.ids.length ? await deps.store.find('molecules', { id: { $in: hits.ids } }, { fields: ROW_FIELDS }) : [];
   const byId = new Map(docs.map((d) => [d.id, d]));

@@ -4,7 +4,10 @@
  *   then also a title or identifier equal ignoring case, when no title matches exactly);
  * - `organisms`: the molecules of any organism whose name contains one of the comma-separated
  *   terms, ignoring case;
- * - `citations`: the same with citations, by DOI or title.
+ * - `citations`: the same with citations, by DOI or title;
+ * - `taxon` (natprod's own): the molecules of every organism under the taxon, at any rank, its
+ *   descendants included: the taxon equals (ignoring case) the organism's name or one of its
+ *   lineage fields (api/catalog/taxonomy/taxon.ts). One taxon per query, not a list.
  * Active molecules first, then by annotation level. COCONUT's other tag types are its generic
  * molecule tags (Spatie tags); natprod keeps none, and says so (422) rather than find nothing.
  * An empty term (`a,,b`) is skipped (COCONUT's `ILIKE '%%'` made it match every organism).
@@ -12,9 +15,10 @@
 import type { CatalogStore } from '../store/types.ts';
 import { Errors } from '../schema/types.ts';
 import { listing, type Hits } from './listing.ts';
+import { checkTaxon, moleculeFilterForTaxon } from '../taxonomy/taxon.ts';
 import type { CoconutRequest } from './request.ts';
 
-export const TAG_TYPES = ['dataSource', 'organisms', 'citations'];
+export const TAG_TYPES = ['dataSource', 'organisms', 'citations', 'taxon'];
 
 async function collectionIds(store: CatalogStore, title: string): Promise<number[]> {
   const exact = await store.find('collections', { title }, { fields: ['id'] });
@@ -40,13 +44,15 @@ export async function tagSearch(store: CatalogStore, req: CoconutRequest): Promi
       return listing(store, req, { organism_ids: { $in: await linkedIds(store, 'organisms', req.query) } });
     case 'citations':
       return listing(store, req, { citation_ids: { $in: await linkedIds(store, 'citations', req.query) } });
+    case 'taxon':
+      return listing(store, req, await moleculeFilterForTaxon(store, checkTaxon(req.query, 'query')));
     default: {
       const e = new Errors();
       e.add(
         'tagType',
         req.tagType
-          ? `The tag type "${req.tagType}" is not available: natprod keeps no generic molecule tags; use dataSource, organisms or citations.`
-          : 'The tag type field is required with type tags: dataSource, organisms or citations.',
+          ? `The tag type "${req.tagType}" is not available: natprod keeps no generic molecule tags; use dataSource, organisms, citations or taxon.`
+          : 'The tag type field is required with type tags: dataSource, organisms, citations or taxon.',
       );
       e.throwIfAny();
       throw new Error('unreachable');

@@ -12,11 +12,24 @@
 import { and, translateSearch } from '../search/query.ts';
 import { molecules } from '../schema/resources.ts';
 import type { CatalogStore, Doc, Filter } from '../store/types.ts';
+import { loadProvenance } from './provenance.ts';
 import type { StructureQuery, StructureSearch } from '../structure/structure.ts';
 import { validateStructure } from '../structure/request.ts';
 import { Errors, HttpError, type SearchInput } from '../schema/types.ts';
 import { validateSearch } from '../search/validate-search.ts';
-import { DEFAULT_FIELDS, FORMATS, SIMILARITY, csvRecord, csvRow, exportFields, sdfRecord, smilesLine, type ExportFormat } from './format.ts';
+import {
+  DEFAULT_FIELDS,
+  EXTENSIONS,
+  FORMATS,
+  SIMILARITY,
+  csvRecord,
+  csvRow,
+  exportFields,
+  sdfRecord,
+  smilesLine,
+  type ExportFormat,
+  type Provenance,
+} from './format.ts';
 
 export interface ExportRequest {
   search: SearchInput;
@@ -45,9 +58,9 @@ export function validateExportRequest(body: unknown): ExportRequest {
   for (const k of Object.keys(b)) if (!BODY_KEYS.includes(k)) e.add(k, `The ${k} field is prohibited.`);
 
   let format: ExportFormat = 'csv';
-  if (b.format === undefined || b.format === null || b.format === '') e.add('format', 'The format field is required: use smi, sdf or csv.');
+  if (b.format === undefined || b.format === null || b.format === '') e.add('format', 'The format field is required: use smi, sdf or csv, or sdf3d for an SDF with 3D coordinates.');
   else if (typeof b.format !== 'string' || !FORMATS.includes(b.format as ExportFormat)) {
-    e.add('format', `The selected format ${JSON.stringify(b.format)} is invalid: use smi, sdf or csv.`);
+    e.add('format', `The selected format ${JSON.stringify(b.format)} is invalid: use smi, sdf or csv, or sdf3d for an SDF with 3D coordinates.`);
   } else format = b.format as ExportFormat;
 
   let search: SearchInput = {};
@@ -93,6 +106,8 @@ export interface ExportPlan {
   /** Similarity scores by id (a similarity structure query). */
   scores?: Map<number, number>;
   pages(signal?: AbortSignal): AsyncGenerator<Doc[]>;
+  /** The provenance columns of a page (undefined when `fields` has none). */
+  provenance(docs: Doc[]): Promise<Provenance | undefined>;
 }
 
 export interface PlanCtx {
@@ -158,7 +173,14 @@ export async function planExport(req: ExportRequest, ctx: PlanCtx): Promise<Expo
       if (docs.length < size) return;
     }
   }
-  return { format: req.format, fields: req.fields, total, scores, pages: (signal) => (ids ? byIdList(ids, signal) : byKeyset(signal)) };
+  return {
+    format: req.format,
+    fields: req.fields,
+    total,
+    scores,
+    pages: (signal) => (ids ? byIdList(ids, signal) : byKeyset(signal)),
+    provenance: (docs) => loadProvenance(store, docs, req.fields),
+  };
 }
 
 function hasStructureFilter(s: SearchInput): boolean {
@@ -166,31 +188,55 @@ function hasStructureFilter(s: SearchInput): boolean {
   return walk(s.filters);
 }
 
-/** Molblocks for SMILES, in order (null where a structure cannot be read). */
-export type Molblocks = (smiles: string[]) => Promise<(string | null)[]>;
+/** Molblocks for SMILES, in order (null where a structure cannot be read, or, for 3D, embedded). */
+export type Molblocks = (smiles: string[], signal?: AbortSignal) => Promise<(string | null)[]>;
+
+export interface ExportTextOptions {
+  signal?: AbortSignal;
+  /** Told the molecules read so far, and of those the ones left out of an `sdf3d` export, after each page. */
+  onRows?: (rows: number, skipped: number) => void;
+  /** 3D molblocks (format `sdf3d`); without it an `sdf3d` export fails. */
+  molblocks3d?: Molblocks;
+}
+
+/** A molecule's stored SMILES ('' when it has none). */
+export const smilesOf = (d: Doc): string => (typeof d.canonical_smiles === 'string' ? d.canonical_smiles : '');
 
 /**
  * The export's text, a piece per page (plus the CSV header). `onRows` is told the molecules
- * written so far after each page.
+ * read so far after each page. In `sdf3d`, a molecule without 3D coordinates (its embedding
+ * failed, or it has no structure) is left out and counted as skipped: every record of a 3D SDF
+ * has real 3D coordinates.
  */
-export async function* exportText(plan: ExportPlan, molblocks: Molblocks, opts: { signal?: AbortSignal; onRows?: (rows: number) => void } = {}): AsyncGenerator<string> {
+export async function* exportText(plan: ExportPlan, molblocks: Molblocks, opts: ExportTextOptions = {}): AsyncGenerator<string> {
   const { format, fields, scores } = plan;
+  if (format === 'sdf3d' && !opts.molblocks3d) throw new Error('3D coordinates are not available here');
   if (format === 'csv') yield csvRow(fields);
   let rows = 0;
+  let skipped = 0;
   for await (const docs of plan.pages(opts.signal)) {
     let out = '';
+    const prov = format === 'smi' ? undefined : await plan.provenance(docs);
     if (format === 'smi') for (const d of docs) out += smilesLine(d);
-    else if (format === 'csv') for (const d of docs) out += csvRecord(d, fields, scores);
-    else {
-      const blocks = await molblocks(docs.map((d) => (typeof d.canonical_smiles === 'string' ? d.canonical_smiles : '')));
-      docs.forEach((d, i) => (out += sdfRecord(d, blocks[i] ?? null, fields, scores)));
+    else if (format === 'csv') for (const d of docs) out += csvRecord(d, fields, scores, prov);
+    else if (format === 'sdf3d') {
+      const blocks = await opts.molblocks3d!(docs.map(smilesOf), opts.signal);
+      docs.forEach((d, i) => {
+        const b = blocks[i];
+        if (b) out += sdfRecord(d, b, fields, scores, prov);
+        else skipped++;
+      });
+    } else {
+      const blocks = await molblocks(docs.map(smilesOf), opts.signal);
+      docs.forEach((d, i) => (out += sdfRecord(d, blocks[i] ?? null, fields, scores, prov)));
     }
     rows += docs.length;
     if (out) yield out;
-    opts.onRows?.(rows);
+    opts.onRows?.(rows, skipped);
   }
 }
 
 export function exportFilename(format: ExportFormat, when = new Date()): string {
-  return `molecules-${when.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}.${format}`;
+  const stamp = when.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  return `molecules-${stamp}${format === 'sdf3d' ? '-3d' : ''}.${EXTENSIONS[format]}`;
 }

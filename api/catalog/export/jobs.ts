@@ -32,6 +32,8 @@ export interface ExportRecord {
   /** Molecules written so far, and how many matched when the export was planned. */
   rows: number;
   total: number;
+  /** `sdf3d`: molecules left out because no 3D coordinates could be computed for them. */
+  skipped?: number;
   user_id: number;
   created_at: string;
   started_at?: string;
@@ -133,7 +135,7 @@ export class ExportJobs {
    */
   async submit(
     init: { format: ExportFormat; filename: string; total: number; userId: number },
-    write: (signal: AbortSignal, onRows: (rows: number) => void) => AsyncIterable<string>,
+    write: (signal: AbortSignal, onRows: (rows: number, skipped?: number) => void) => AsyncIterable<string>,
   ): Promise<ExportRecord> {
     await this.start();
     const now = new Date().toISOString();
@@ -164,7 +166,7 @@ export class ExportJobs {
     this.waiting.shift()?.();
   }
 
-  private async execute(rec: ExportRecord, signal: AbortSignal, write: (signal: AbortSignal, onRows: (rows: number) => void) => AsyncIterable<string>): Promise<void> {
+  private async execute(rec: ExportRecord, signal: AbortSignal, write: (signal: AbortSignal, onRows: (rows: number, skipped?: number) => void) => AsyncIterable<string>): Promise<void> {
     // Closing the app wakes every waiting job so that it can end.
     const wake = () => this.waiting.splice(0).forEach((r) => r());
     signal.addEventListener('abort', wake, { once: true });
@@ -176,8 +178,9 @@ export class ExportJobs {
       rec.status = 'running';
       rec.started_at = new Date().toISOString();
       await this.save(rec);
-      const onRows = (rows: number) => {
+      const onRows = (rows: number, skipped?: number) => {
         rec.rows = rows;
+        if (skipped !== undefined && rec.format === 'sdf3d') rec.skipped = skipped;
         // The record is rewritten at most every 250 ms while rows are written.
         if (Date.now() - lastSave > 250) {
           lastSave = Date.now();

@@ -1,6 +1,6 @@
 /**
  * Catalog exports: `POST /api/molecules/export` streams the molecules matching a search (and
- * optionally a structure query) as SMILES, SDF or CSV; a large one (more than EXPORT_SYNC_MAX
+ * optionally a structure query) as SMILES, SDF (2D, or 3D with `sdf3d`) or CSV; a large one (more than EXPORT_SYNC_MAX
  * molecules) or one asked for with `"async": true` becomes a job (202) whose progress is at
  * `GET /api/exports/{id}` and whose file is at `GET /api/exports/{id}/download`, for the user who
  * asked for it or an admin. See docs/catalog.md (Exports).
@@ -29,6 +29,8 @@ export interface ExportOptions {
   /** Seconds a finished export job stays downloadable (JOB_RESULT_TTL). */
   ttlSeconds: number;
   molblocks: Molblocks;
+  /** 3D molblocks (`sdf3d`), null for a molecule whose embedding failed. */
+  molblocks3d: Molblocks;
 }
 
 /** SMILES per `catalog_molblocks` task, and tasks in flight for one page of an export. */
@@ -68,8 +70,54 @@ export function runnerMolblocks(runner: JobRunner): Molblocks {
   };
 }
 
+/** 3D embeddings in flight for one page (one SMILES per `generate_3d_coordinates` task). */
+const EMBED_IN_FLIGHT = 8;
+/** Time limit of one molecule's embedding (ETKDG-like search plus MMFF94s+ takes seconds for large natural products). */
+export const EMBED_TIMEOUT_MS = 60_000;
+
+/**
+ * 3D molblocks (without hydrogens) from the chemistry threads: the task of `/convert/mol3D`,
+ * `generate_3d_coordinates`, one SMILES per task, `inFlight` at a time. A molecule whose
+ * embedding fails (unreadable, over the 3D size limit, no conformer keeping its stereo, or
+ * longer than `timeoutMs` on its thread) comes back null; any other failure (the runner is
+ * down) fails the export. The wait for a task covers its time in the queue behind the others.
+ */
+export function runnerMolblocks3D(runner: JobRunner, opts: { inFlight?: number; timeoutMs?: number } = {}): Molblocks {
+  const inFlight = opts.inFlight ?? EMBED_IN_FLIGHT;
+  const timeoutMs = opts.timeoutMs ?? EMBED_TIMEOUT_MS;
+  const waitMs = timeoutMs * (inFlight + 1);
+  const one = async (smiles: string): Promise<string | null> => {
+    if (!smiles.trim()) return null;
+    try {
+      return await runner.runTask('generate_3d_coordinates', 'generate_3d_coordinates', { smiles }, { timeoutMs, waitMs });
+    } catch (e) {
+      const ae = AppError.from(e);
+      if (ae?.isClientError || ae?.code === 'timeout') return null;
+      throw e;
+    }
+  };
+  return async (smiles, signal) => {
+    const out: (string | null)[] = new Array(smiles.length).fill(null);
+    let next = 0;
+    const lane = async () => {
+      while (next < smiles.length && !signal?.aborted) {
+        const i = next++;
+        out[i] = await one(smiles[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, smiles.length) }, lane));
+    return out;
+  };
+}
+
 export function exportOptions(config: Config, runner: JobRunner): ExportOptions {
-  return { dir: join(config.DATA_DIR, 'exports'), syncMax: config.EXPORT_SYNC_MAX, ttlSeconds: config.JOB_RESULT_TTL, molblocks: runnerMolblocks(runner) };
+  return {
+    dir: join(config.DATA_DIR, 'exports'),
+    syncMax: config.EXPORT_SYNC_MAX,
+    ttlSeconds: config.JOB_RESULT_TTL,
+    molblocks: runnerMolblocks(runner),
+    molblocks3d: runnerMolblocks3D(runner),
+  };
 }
 
 export interface ExportRouteOptions {
@@ -83,7 +131,7 @@ const disposition = (filename: string) => `attachment; filename="${filename}"`;
 
 export function exportRoutes(app: FastifyInstance, opts: ExportRouteOptions) {
   const { store, structure, background } = opts;
-  const { molblocks, syncMax } = opts.exports;
+  const { molblocks, molblocks3d, syncMax } = opts.exports;
   const jobs = new ExportJobs({ dir: opts.exports.dir, ttlSeconds: opts.exports.ttlSeconds, background });
   // The directory is made and swept at start (expired files of an earlier run go at once).
   app.addHook('onReady', async () => {
@@ -97,7 +145,7 @@ export function exportRoutes(app: FastifyInstance, opts: ExportRouteOptions) {
     status: rec.status,
     format: rec.format,
     filename: rec.filename,
-    progress: { rows: rec.rows, total: rec.total },
+    progress: { rows: rec.rows, total: rec.total, ...(rec.skipped !== undefined ? { skipped: rec.skipped } : {}) },
     created_at: rec.created_at,
     ...(rec.started_at ? { started_at: rec.started_at } : {}),
     ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
@@ -125,7 +173,7 @@ export function exportRoutes(app: FastifyInstance, opts: ExportRouteOptions) {
     const filename = exportFilename(plan.format);
     if (request.async || plan.total > syncMax) {
       const rec = await jobs.submit({ format: plan.format, filename, total: plan.total, userId: req.catalogUser!.id }, (signal, onRows) =>
-        exportText(plan, molblocks, { signal, onRows }),
+        exportText(plan, molblocks, { signal, onRows, molblocks3d }),
       );
       const statusUrl = `${baseUrl(req)}/api/exports/${rec.id}`;
       return reply.code(202).header('location', statusUrl).send({ job_id: rec.id, status: rec.status, status_url: statusUrl, total: plan.total });
@@ -134,7 +182,7 @@ export function exportRoutes(app: FastifyInstance, opts: ExportRouteOptions) {
       .header('content-type', MEDIA_TYPES[plan.format])
       .header('content-disposition', disposition(filename))
       .header('x-total-count', String(plan.total))
-      .send(Readable.from(exportText(plan, molblocks)));
+      .send(Readable.from(exportText(plan, molblocks, { molblocks3d })));
   });
   app.route({
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],

@@ -3,8 +3,10 @@
  * recognised by common names (case-insensitive, `-`/space = `_`), first match wins. See the
  * import README for the list.
  */
-import type { RowMapper } from './types.ts';
-import { normalizeDoi, text } from './types.ts';
+import type { OrganismTaxonomy, RowMapper } from './types.ts';
+import { knownTaxonomy, normalizeDoi, taxonId, text, wikidataId } from './types.ts';
+
+const LINEAGE = ['domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'tribe', 'genus', 'species', 'variety'] as const;
 
 export const GENERIC_COLUMNS = {
   structure: ['canonical_smiles', 'smiles', 'isomeric_smiles', 'structure_smiles', 'structure', 'molblock', 'molfile'],
@@ -15,6 +17,20 @@ export const GENERIC_COLUMNS = {
   organism: ['organism', 'organism_name', 'species', 'taxon'],
   organism_iri: ['organism_iri', 'organism_url', 'organism_wikidata', 'taxon_iri'],
   organism_rank: ['organism_rank', 'rank', 'taxon_rank'],
+  organism_domain: ['organism_domain', 'domain', 'superkingdom', 'organism_taxonomy_01domain'],
+  organism_kingdom: ['organism_kingdom', 'kingdom', 'organism_taxonomy_02kingdom'],
+  organism_phylum: ['organism_phylum', 'phylum', 'division', 'organism_taxonomy_03phylum'],
+  organism_class: ['organism_class', 'class', 'organism_taxonomy_04class'],
+  organism_order: ['organism_order', 'order', 'organism_taxonomy_05order'],
+  organism_family: ['organism_family', 'family', 'organism_taxonomy_06family'],
+  organism_tribe: ['organism_tribe', 'tribe', 'organism_taxonomy_07tribe'],
+  organism_genus: ['organism_genus', 'genus', 'organism_taxonomy_08genus'],
+  organism_species: ['organism_species', 'species', 'organism_taxonomy_09species'],
+  organism_variety: ['organism_variety', 'variety', 'varietas', 'organism_taxonomy_10varietas'],
+  organism_ncbi_id: ['organism_ncbi_id', 'ncbi_id', 'ncbi_taxid', 'ncbi_taxon_id', 'taxid', 'organism_taxonomy_ncbiid'],
+  organism_gbif_id: ['organism_gbif_id', 'gbif_id', 'gbif_taxon_key', 'organism_taxonomy_gbifid'],
+  organism_ott_id: ['organism_ott_id', 'ott_id', 'organism_taxonomy_ottid'],
+  organism_wikidata_id: ['organism_wikidata_id', 'wikidata_id'],
   doi: ['doi', 'citation_doi', 'reference_doi'],
   citation_title: ['citation_title', 'reference_title', 'article_title'],
   citation_authors: ['citation_authors', 'authors'],
@@ -59,6 +75,14 @@ export function genericMapper(header: string[]): RowMapper {
     const collection = get(v, 'collection');
     const inchikey = get(v, 'inchikey');
     const inchi = get(v, 'inchi');
+    const iri = get(v, 'organism_iri');
+    const found: OrganismTaxonomy = {};
+    for (const r of LINEAGE) found[r] = get(v, `organism_${r}`);
+    found.ncbi_id = taxonId(get(v, 'organism_ncbi_id') ?? undefined);
+    found.gbif_id = taxonId(get(v, 'organism_gbif_id') ?? undefined);
+    found.ott_id = taxonId(get(v, 'organism_ott_id') ?? undefined);
+    found.wikidata_id = wikidataId(get(v, 'organism_wikidata_id')) ?? wikidataId(iri);
+    const taxonomy = knownTaxonomy(found);
     return {
       ...(structure
         ? {
@@ -73,7 +97,7 @@ export function genericMapper(header: string[]): RowMapper {
           }
         : { problem: `no structure (none of the columns ${GENERIC_COLUMNS.structure.join(', ')} has a value)` }),
       ...(organism
-        ? { organism: { name: organism, iri: get(v, 'organism_iri'), rank: get(v, 'organism_rank')?.toLowerCase() ?? null } }
+        ? { organism: { name: organism, iri, rank: get(v, 'organism_rank')?.toLowerCase() ?? null, ...(Object.keys(taxonomy).length ? { taxonomy } : {}) } }
         : {}),
       ...(doi || citationTitle || citationText
         ? { citation: { doi, title: citationTitle, authors: get(v, 'citation_authors'), citation_text: citationText } }

@@ -2,8 +2,8 @@
  * Column mappings of the shipped LOTUS / COCONUT files (api/catalog/data/README.md describes
  * them; the import README lists each mapping). Each `is*` test recognises a file by its header.
  */
-import type { CitationSeed, CollectionSeed, OrganismSeed, RowMapper } from './types.ts';
-import { normalizeDoi, text } from './types.ts';
+import type { CitationSeed, CollectionSeed, OrganismSeed, OrganismTaxonomy, RowMapper } from './types.ts';
+import { normalizeDoi, taxonId, text, wikidataId } from './types.ts';
 
 const has = (header: string[], ...cols: string[]) => cols.every((c) => header.includes(c));
 
@@ -42,6 +42,17 @@ export function lotusExportRank(v: Record<string, string>, name: string): string
   return rankFromName(name);
 }
 
+/** Lineage and ids of a LOTUS export row (`NA` = absent); the Wikidata id from `organism_wikidata`. */
+export function lotusExportTaxonomy(v: Record<string, string>): OrganismTaxonomy {
+  const t: OrganismTaxonomy = {};
+  for (const [col, rank] of LINEAGE) t[rank as keyof OrganismTaxonomy] = text(v[col]) as never;
+  t.ncbi_id = taxonId(v.organism_taxonomy_ncbiid);
+  t.gbif_id = taxonId(v.organism_taxonomy_gbifid);
+  t.ott_id = taxonId(v.organism_taxonomy_ottid);
+  t.wikidata_id = wikidataId(text(v.organism_wikidata));
+  return t;
+}
+
 /** Every LOTUS export row comes from LOTUS (the export names no source database). */
 export const LOTUS_COLLECTION: CollectionSeed = {
   title: 'LOTUS',
@@ -66,7 +77,7 @@ export const lotusExport: RowMapper = (v) => {
           },
         }
       : { problem: 'no structure (structure_smiles is empty)' }),
-    ...(orgName ? { organism: { name: orgName, iri: text(v.organism_wikidata), rank: lotusExportRank(v, orgName) } } : {}),
+    ...(orgName ? { organism: { name: orgName, iri: text(v.organism_wikidata), rank: lotusExportRank(v, orgName), taxonomy: lotusExportTaxonomy(v) } } : {}),
     ...(doi ? { citation: { doi, title: null, authors: null, citation_text: null } } : {}),
     collection: LOTUS_COLLECTION,
   };
@@ -87,18 +98,48 @@ const AUTHORITY_IRI: Record<string, (id: string) => string> = {
   'Database of Vascular Plants of Canada (VASCAN)': (id) => `https://data.canadensys.net/vascan/taxon/${id}`,
 };
 
-/** Rank and IRI: the position of the name within the `|`-separated parallel lineage lists. */
+/**
+ * Lineage field ← the authority's rank names (lower-cased), first present wins: NCBI says
+ * superkingdom for the domain, ITIS says division for a plant phylum.
+ */
+const VALIDATED_RANKS: [keyof OrganismTaxonomy, string[]][] = [
+  ['domain', ['domain', 'superkingdom']],
+  ['kingdom', ['kingdom']],
+  ['phylum', ['phylum', 'division']],
+  ['class', ['class']],
+  ['order', ['order']],
+  ['family', ['family']],
+  ['tribe', ['tribe']],
+  ['genus', ['genus']],
+  ['species', ['species']],
+  ['variety', ['variety', 'varietas']],
+];
+
+/** The authority's id of the organism, as the id field its authority fills (NCBI, GBIF). */
+const AUTHORITY_ID: Record<string, 'ncbi_id' | 'gbif_id'> = { NCBI: 'ncbi_id', 'GBIF Backbone Taxonomy': 'gbif_id' };
+
+/**
+ * Rank, IRI and lineage from the `|`-separated parallel lists of taxa, ranks and ids that the
+ * taxonomy authority gave; the rank and IRI at the position of the name itself.
+ */
 export function validatedOrganism(v: Record<string, string>): OrganismSeed | undefined {
   const name = text(v.organismCleaned);
   if (!name) return undefined;
   const taxa = (v.organismCleaned_dbTaxoTaxonomy ?? '').split('|');
-  const ranks = (v.organismCleaned_dbTaxoTaxonRanks ?? '').split('|');
+  const ranks = (v.organismCleaned_dbTaxoTaxonRanks ?? '').split('|').map((r) => r.trim().toLowerCase());
   const ids = (v.organismCleaned_dbTaxoTaxonIds ?? '').split('|');
   const at = taxa.lastIndexOf(name);
-  const rank = at >= 0 ? text(ranks[at])?.toLowerCase() ?? null : rankFromName(name);
+  const rank = at >= 0 ? text(ranks[at]) ?? null : rankFromName(name);
   const id = at >= 0 ? text(ids[at]) : null;
-  const iriOf = AUTHORITY_IRI[text(v.organismCleaned_dbTaxo) ?? ''];
-  return { name, rank, iri: id && iriOf ? iriOf(id) : null };
+  const authority = text(v.organismCleaned_dbTaxo) ?? '';
+  const iriOf = AUTHORITY_IRI[authority];
+  const taxonomy: OrganismTaxonomy = {};
+  for (const [field, names] of VALIDATED_RANKS) {
+    const k = names.map((n) => ranks.indexOf(n)).find((i) => i >= 0);
+    taxonomy[field] = (k === undefined ? null : text(taxa[k])) as never;
+  }
+  if (AUTHORITY_ID[authority]) taxonomy[AUTHORITY_ID[authority]] = taxonId(id ?? undefined);
+  return { name, rank, iri: id && iriOf ? iriOf(id) : null, taxonomy };
 }
 
 /** "Surname (1980). Title. Journal. https://doi.org/..." from whatever parts are present. */

@@ -20,6 +20,7 @@ import { DeriveCache } from './derive-cache.ts';
 import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
 import { fileText, formatOf, parseDelimited, parseSdf } from './parse.ts';
 import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSeed } from './types.ts';
+import { knownTaxonomy } from './types.ts';
 
 export interface ImportProgress {
   row: number;
@@ -69,6 +70,8 @@ class Importer {
   readonly summary: ImportSummary = { rows: 0, created: zero(), updated: zero(), rejected: [], warnings: [] };
   private readonly ids = new Map<string, number>();
   private readonly links = new Set<string>();
+  /** Per organism id, its fields known to be set (fillOrganism). */
+  private readonly organismFields = new Map<number, Set<string>>();
   readonly touched = touchedNone();
   private readonly cache: DeriveCache;
 
@@ -99,14 +102,40 @@ class Importer {
     return id;
   }
 
+  /**
+   * By IRI, then by name. Lineage and ids fill the organism's empty fields, never replace one:
+   * the first value seen stays, and a later row of the same organism (in this file too) fills
+   * what earlier ones lacked.
+   */
   private async organism(o: OrganismSeed): Promise<number> {
+    const taxonomy = { ...knownTaxonomy(o.taxonomy) } as Record<string, unknown>;
+    const id = await this.organismId(o, taxonomy);
+    if (Object.keys(taxonomy).length) await this.fillOrganism(id, taxonomy);
+    return id;
+  }
+
+  /** Fills the organism's empty taxonomy fields; skips the read when this file already saw them all set. */
+  private async fillOrganism(id: number, taxonomy: Record<string, unknown>): Promise<void> {
+    const known = this.organismFields.get(id);
+    if (known && Object.keys(taxonomy).every((k) => known.has(k))) return;
+    const doc = (await this.store.findByIds('organisms', [id]))[0];
+    if (!doc) return;
+    const fill = missing(doc, taxonomy);
+    if (Object.keys(fill).length) {
+      await this.store.update('organisms', id, fill);
+      this.summary.updated.organisms++;
+    }
+    this.organismFields.set(id, new Set([...Object.keys(doc).filter((k) => !blank(doc[k])), ...Object.keys(fill)]));
+  }
+
+  private async organismId(o: OrganismSeed, taxonomy: Record<string, unknown>): Promise<number> {
     if (o.iri) {
       const byIri = this.ids.get(`organisms\u0000iri\u0000${o.iri}`);
       if (byIri !== undefined) return byIri;
       const hit = await this.store.findOne('organisms', { iri: o.iri });
-      if (hit) return this.upsertBy('organisms', 'iri', o.iri, { name: o.name, rank: o.rank });
+      if (hit) return this.upsertBy('organisms', 'iri', o.iri, { name: o.name, rank: o.rank, ...taxonomy });
     }
-    const id = await this.upsertBy('organisms', 'name', o.name, { iri: o.iri, rank: o.rank });
+    const id = await this.upsertBy('organisms', 'name', o.name, { iri: o.iri, rank: o.rank, ...taxonomy });
     if (o.iri) this.ids.set(`organisms\u0000iri\u0000${o.iri}`, id);
     return id;
   }

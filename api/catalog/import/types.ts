@@ -20,6 +20,52 @@ export interface OrganismSeed {
   iri: string | null;
   /** Lower-case rank name (species, variety, genus, family ...) or null when unknown. */
   rank: string | null;
+  /** Lineage (`domain` .. `variety`) and external ids, where the source has them (absent or null: unknown). */
+  taxonomy?: OrganismTaxonomy;
+}
+
+/** The organism fields beyond name, IRI and rank (api/catalog/schema/organisms.ts). */
+export interface OrganismTaxonomy {
+  domain?: string | null;
+  kingdom?: string | null;
+  phylum?: string | null;
+  class?: string | null;
+  order?: string | null;
+  family?: string | null;
+  tribe?: string | null;
+  genus?: string | null;
+  species?: string | null;
+  variety?: string | null;
+  ncbi_id?: number | null;
+  gbif_id?: number | null;
+  ott_id?: number | null;
+  wikidata_id?: string | null;
+}
+
+/**
+ * A taxonomy id: a positive integer, or the first of R's `c("1", "2")` list (LOTUS lists several
+ * GBIF keys for some names); null when missing or not a number.
+ */
+export function taxonId(v: string | undefined): number | null {
+  const t = text(v);
+  if (!t) return null;
+  const first = /^c\(\s*"?(\d+)"?/.exec(t)?.[1] ?? t;
+  if (!/^\d+$/.test(first)) return null;
+  const n = Number(first);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/** `Q5403854` from a Wikidata IRI (`http://www.wikidata.org/entity/Q5403854`, `.../wiki/Q...`) or a bare `Q...`; else null. */
+export function wikidataId(v: string | null | undefined): string | null {
+  const t = v?.trim();
+  if (!t) return null;
+  const m = /^(?:https?:\/\/(?:www\.)?wikidata\.org\/(?:entity|wiki)\/)?(Q[1-9]\d*)\/?$/i.exec(t);
+  return m ? m[1].toUpperCase() : null;
+}
+
+/** The taxonomy without its unknown (null or absent) entries. */
+export function knownTaxonomy(t: OrganismTaxonomy | undefined): OrganismTaxonomy {
+  return Object.fromEntries(Object.entries(t ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 }
 
 export interface CitationSeed {

@@ -92,6 +92,11 @@ export interface ResourceSchema {
   limits?: number[];
   /** Scope name → filter on stored fields. */
   scopes?: Record<string, Record<string, unknown>>;
+  /**
+   * Scopes taking parameters (Lomkit's `{name, parameters}`): name → the names of its string
+   * parameters, all required; api/catalog/search/query.ts (PARAMETER_SCOPES) turns them into a filter.
+   */
+  parameterScopes?: Record<string, { parameters: string[]; doc: string }>;
   actions?: ActionDef[];
   /** Every ability on this resource, reading included, is the admin's (user management). */
   adminOnly?: boolean;
@@ -157,7 +162,7 @@ export function defineResource(s: ResourceSchema): ResourceDef {
     ...(Object.keys(outer).length ? { outer } : {}),
     relations: s.relations ?? [],
     limits: s.limits ?? [10, 25, 50],
-    scopes: Object.keys(s.scopes ?? {}),
+    scopes: [...Object.keys(s.scopes ?? {}), ...Object.keys(s.parameterScopes ?? {})],
     actions: s.actions ?? [],
     schema: s,
   };

@@ -46,6 +46,9 @@ export const moleculesSchema = defineSchema({
     in_review: { status: 'INREVIEW' },
     revoked: { status: 'REVOKED' },
   },
+  parameterScopes: {
+    taxon: { parameters: ['taxon'], doc: 'Reported from an organism under the taxon (any rank, descendants included; api/catalog/taxonomy/taxon.ts).' },
+  },
   actions: [
     { name: 'Submit For Review', uriKey: 'submit-for-review', fields: {}, standalone: false },
     { name: 'Approve', uriKey: 'approve', fields: {}, standalone: false },

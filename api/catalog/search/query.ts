@@ -9,6 +9,7 @@ import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef }
 import type { CatalogStore, CollectionName, Filter, SortKey } from '../store/types.ts';
 import { HttpError, type FilterInput, type SearchInput } from '../schema/types.ts';
 import { STRUCTURE_OPERATORS } from './validate-search.ts';
+import { moleculeFilterForTaxon } from '../taxonomy/taxon.ts';
 
 export interface Translated {
   filter: Filter;
@@ -191,9 +192,17 @@ export function translateSort(r: ResourceDef, search: SearchInput, prefix = ''):
   return keys;
 }
 
+/** The parameterised scopes (a schema's `parameterScopes`, validated there): name → the filter for its parameters. */
+const PARAMETER_SCOPES: Record<string, (store: CatalogStore, params: string[]) => Promise<Filter>> = {
+  taxon: (store, [taxon]) => moleculeFilterForTaxon(store, taxon),
+};
+
 export async function translateSearch(r: ResourceDef, search: SearchInput, ctx: TranslateCtx): Promise<Translated> {
   const parts = [await translateFilters(r, search.filters, ctx)];
-  for (const s of search.scopes ?? []) parts.push(SCOPES[s.name] ?? {});
+  for (const s of search.scopes ?? []) {
+    const param = Object.hasOwn(PARAMETER_SCOPES, s.name) ? PARAMETER_SCOPES[s.name] : undefined;
+    parts.push(param ? await param(ctx.store, (s.parameters ?? []) as string[]) : (SCOPES[s.name] ?? {}));
+  }
   const limit = search.limit ?? 50;
   const page = Math.max(1, search.page ?? 1);
   return {

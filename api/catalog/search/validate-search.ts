@@ -159,6 +159,23 @@ function list(v: unknown, key: string, e: Errors): unknown[] {
 }
 
 /** Validates `search` (prefix `search`, or `search.includes.N` for an include). */
+/** The string parameters of a parameterised scope, one per declared name, each non-empty (at most 200 characters). */
+function scopeParameters(names: string[], given: unknown, k: string, e: Errors): string[] {
+  if (given !== undefined && !Array.isArray(given)) return [];
+  const items: unknown[] = Array.isArray(given) ? given : [];
+  if (items.length !== names.length) {
+    e.add(`${k}.parameters`, `The ${k}.parameters field must have ${names.length} item${names.length === 1 ? '' : 's'}: ${names.join(', ')}.`);
+    return [];
+  }
+  return items.map((v, i) => {
+    const pk = `${k}.parameters.${i}`;
+    if (typeof v !== 'string') e.add(pk, `The ${pk} field (${names[i]}) must be a string.`);
+    else if (!v.trim()) e.add(pk, `The ${pk} field (${names[i]}) is required.`);
+    else if (v.length > 200) e.add(pk, `The ${pk} field (${names[i]}) must not be greater than 200 characters.`);
+    return typeof v === 'string' ? v.trim() : '';
+  });
+}
+
 export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Errors, include = false): SearchInput {
   if (raw === undefined || raw === null) return {};
   if (!isObj(raw)) {
@@ -198,6 +215,8 @@ export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Err
     if (o.name === undefined || o.name === null || o.name === '') e.add(k, `The ${k} field is required.`);
     else if (typeof o.name !== 'string' || !r.scopes.includes(o.name)) e.add(k, `The selected ${k} is invalid.`);
     if (o.parameters !== undefined && !Array.isArray(o.parameters)) e.add(`${key}.scopes.${n}.parameters`, `The ${key}.scopes.${n}.parameters field must be an array.`);
+    const declared = typeof o.name === 'string' && r.schema.parameterScopes && Object.hasOwn(r.schema.parameterScopes, o.name) ? r.schema.parameterScopes[o.name] : undefined;
+    if (declared) return { name: o.name as string, parameters: scopeParameters(declared.parameters, o.parameters, `${key}.scopes.${n}`, e) };
     return { name: o.name as string };
   });
   list(raw.instructions, `${key}.instructions`, e).forEach((_, n) =>

@@ -54,6 +54,17 @@ function fieldPredicate(path: string, cond: unknown, match: NedbMatch): Predicat
   if (!isObj(cond)) return null;
   const ops = Object.entries(cond);
   if (!ops.length || ops.some(([k]) => !OPS.has(k))) return null;
+  if (ops.length === 1 && ops[0][0] === '$in' && !path.includes('.') && Array.isArray(ops[0][1]) && ops[0][1].every(isPrimitive)) {
+    // `$in` alone also on a list of scalars (the link lists, `organism_ids`): nedb matches when
+    // an element is in it (element-wise, as for every operator but $size and $elemMatch).
+    const set = new Set<unknown>((ops[0][1] as unknown[]).filter((v) => !(typeof v === 'number' && Number.isNaN(v))));
+    return (d) => {
+      const x = get(d);
+      if (x !== SLOW) return set.has(x);
+      const list = d[path];
+      return Array.isArray(list) && list.every(isPrimitive) ? list.some((e) => set.has(e)) : slow(d);
+    };
+  }
   const tests: ((x: unknown) => boolean)[] = [];
   for (const [op, b] of ops) {
     switch (op) {

@@ -26,7 +26,16 @@ export interface PlanSources {
   column(field: string): Column | undefined;
   /** A predicate deciding as nedb's matcher does. */
   matcher(filter: Filter): (doc: Doc) => boolean;
+  /** Every document of the collection (a scan beats thousands of index look-ups). */
+  all?: () => Doc[];
 }
+
+/**
+ * One index look-up (a nedb tree search, then de-duplication) costs about as much as testing
+ * this many documents with a compiled predicate: an `$in` with more values than the documents
+ * over this is answered by a scan of the collection (allDocs, listed once per write).
+ */
+const LOOKUP_COST = 100;
 
 /** Candidates (a superset of the matches) and the filter still to check on them (null: none). */
 export interface Plan {
@@ -67,6 +76,12 @@ function fieldOption(key: string, v: unknown, src: PlanSources): Option | null {
   if (!u) return null;
   const part = { key };
   const idx = src.index(key);
+  if (idx && u.values && u.values.length > 1 && src.all && u.values.length * LOOKUP_COST > src.all().length) {
+    // e.g. the molecules of the thousands of organisms under a kingdom (taxon queries)
+    const all = src.all();
+    const test = src.matcher({ [key]: { $in: u.values } });
+    return { size: all.length, exact: u.exact, part, take: () => all.filter(test) };
+  }
   if (idx) {
     const docs = u.values ? (u.values.length === 1 ? idx.getMatching(u.values[0]) : idx.getMatching(u.values)) : [...new Set(idx.getBetweenBounds(u.bounds!))];
     return { size: docs.length, exact: u.exact, part, take: () => docs.slice() };

@@ -1,0 +1,67 @@
+/**
+ * The MCP tool `search_taxon`: the catalog's molecules reported from organisms under a taxon (any
+ * rank from domain to variety, or an organism name; descendants included). It runs
+ * `coconutSearch()` with `{type: "tags", tagType: "taxon"}`, the code of `POST /api/search`, so
+ * it answers the same page; a failure is an `isError` result carrying the status and body that
+ * route would have answered.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { coconutSearch } from '../catalog/coconut-search/search.ts';
+import { checkTaxon, MAX_TAXON_LENGTH } from '../catalog/taxonomy/taxon.ts';
+import type { StructureSearch } from '../catalog/structure/structure.ts';
+import { Errors } from '../catalog/schema/types.ts';
+import { catalogFailure } from './catalog-tool.ts';
+import type { CatalogTool } from './catalog-tools.ts';
+
+export const SEARCH_TAXON = 'search_taxon';
+
+/** The arguments passed on to the search besides the taxon. */
+const PASSED = ['limit', 'page', 'sort', 'status'] as const;
+
+export const SEARCH_TAXON_TOOL: Tool = {
+  name: SEARCH_TAXON,
+  title: 'Molecules of a taxon',
+  // Reads the catalog only; nothing leaves the machine.
+  annotations: { title: 'Molecules of a taxon', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  description: [
+    'Search the natural-product catalog by the taxonomy of the organisms the molecules were reported from',
+    'Every molecule reported from an organism under the taxon, at any rank (domain, kingdom, phylum, class, order, family, tribe, genus, species, variety) ' +
+      'or an organism name, descendants included; the name is compared ignoring case. E.g. "Asteraceae" (a family), "Artemisia" (a genus), "Fungi" (a kingdom). ' +
+      'The same search as POST /api/search {"type": "tags", "tagType": "taxon", "query": <taxon>}: active molecules first, then by annotation level. ' +
+      'Answers a page of catalog molecule records (COCONUT paginator: current_page, data, total, ...).',
+  ].join('\n\n'),
+  inputSchema: {
+    type: 'object',
+    title: `${SEARCH_TAXON}Arguments`,
+    properties: {
+      taxon: { type: 'string', minLength: 1, maxLength: MAX_TAXON_LENGTH, title: 'Taxon', description: 'Taxon name at any rank, or an organism name (case-insensitive), e.g. Asteraceae' },
+      limit: { type: 'integer', minimum: 1, maximum: 100, title: 'Limit', description: 'Hits per page (at most 100; default as POST /api/search)' },
+      page: { type: 'integer', minimum: 1, default: 1, title: 'Page', description: 'Page number' },
+      sort: { type: 'string', enum: ['relevance', 'recent'], title: 'Sort', description: 'relevance (default: active molecules first, then by annotation level) or recent (newest first)' },
+      status: { type: 'string', enum: ['all', 'approved', 'revoked'], title: 'Status', description: 'all (default), approved (active molecules only) or revoked (inactive ones only)' },
+    },
+    required: ['taxon'],
+  },
+};
+
+export async function callSearchTaxon(structure: StructureSearch, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  try {
+    const a = args ?? {};
+    const unknown = Object.keys(a).filter((k) => k !== 'taxon' && !(PASSED as readonly string[]).includes(k));
+    if (unknown.length) {
+      const e = new Errors();
+      for (const k of unknown) e.add(k, `The ${k} argument is unknown: ${SEARCH_TAXON} takes taxon, ${PASSED.join(', ')}.`);
+      e.throwIfAny();
+    }
+    const taxon = checkTaxon(a.taxon, 'taxon');
+    const body: Record<string, unknown> = { type: 'tags', tagType: 'taxon', query: taxon };
+    for (const k of PASSED) if (a[k] !== undefined) body[k] = a[k];
+    const answer = await coconutSearch({ store: structure.store, structure }, body);
+    return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
+  } catch (e) {
+    const { status, body } = catalogFailure(e);
+    return { isError: true, content: [{ type: 'text', text: `Error calling ${SEARCH_TAXON}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+  }
+}
+
+export const searchTaxonTool: CatalogTool = { tool: SEARCH_TAXON_TOOL, call: (deps, args) => callSearchTaxon(deps.structure, args) };
