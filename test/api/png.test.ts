@@ -23,7 +23,7 @@ for (const mode of MODES) {
 
     t.test('format=png is a PNG of the requested size, with the drawing on it', async (t) => {
       const res = await app.inject({ url: '/depict/2D', query: { smiles: 'CCO', format: 'png', width: '300', height: '200' } });
-      t.equal(res.statusCode, 200, res.body.slice(0, 200));
+      t.equal(res.statusCode, 200, res.statusCode === 200 ? 'answers 200' : res.body.slice(0, 200));
       t.equal(res.headers['content-type'], 'image/png');
       const png = res.rawPayload;
       t.same(png.subarray(0, 8), PNG_MAGIC, 'PNG signature');
@@ -39,7 +39,7 @@ for (const mode of MODES) {
 
     t.test('scale multiplies the pixels', async (t) => {
       const res = await app.inject({ url: '/depict/2D', query: { smiles: 'c1ccccc1O', format: 'png', width: '200', height: '150', scale: '2.5' } });
-      t.equal(res.statusCode, 200, res.body.slice(0, 200));
+      t.equal(res.statusCode, 200, res.statusCode === 200 ? 'answers 200' : res.body.slice(0, 200));
       t.match(decodePng(res.rawPayload), { width: 500, height: 375 });
       const svg = await app.inject({ url: '/depict/2D', query: { smiles: 'c1ccccc1O', width: '200', height: '150', scale: '2.5' } });
       t.match(svg.headers['content-type'], /^image\/svg\+xml/, 'the default is still SVG');

@@ -13,7 +13,9 @@ for (const kind of storeKinds()) {
     t.test('an organism: the record comes back, its links go', async (t) => {
       const r = await del('organisms', [orgs[1].id]);
       t.equal(r.status, 200);
-      t.same(r.json, { data: [{ id: orgs[1].id, name: 'Aspergillus niger', iri: 'http://x/2', rank: 'species', molecule_count: 2 }], meta: [] });
+      // No lineage was given: every taxonomy field is null (docs/catalog.md, Organisms as taxonomy).
+        const lineage = Object.fromEntries(['domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'tribe', 'genus', 'species', 'variety', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'].map((f) => [f, null]));
+        t.same(r.json, { data: [{ id: orgs[1].id, name: 'Aspergillus niger', iri: 'http://x/2', rank: 'species', ...lineage, molecule_count: 2 }], meta: [] });
       t.equal(await b.store.count('organisms', { id: orgs[1].id }), 0);
       t.equal(await b.store.count('molecules', { organism_ids: orgs[1].id }), 0, 'no molecule links it any more');
       t.same((await b.store.findByIds('molecules', [1]))[0].organism_ids, [orgs[0].id]);

@@ -22,7 +22,14 @@ t.test('a worker started before Redis waits and joins', async (t) => {
   t.ok(worker.alive, 'the worker waits for Redis instead of exiting');
   t.notOk(worker.lines.some((l) => l.includes('"worker ready"')), 'and is not ready without it');
   // Alive but not ready: an orchestrator must not restart it for waiting.
-  t.match(await request(`http://127.0.0.1:${healthPort}/health/live`, { timeoutMs: 5_000 }), { status: 200 }, 'live while waiting');
+  // Its health server listens once its modules are loaded, which a busy machine (a parallel
+  // suite under tsx) can stretch past the pause above: asked until it answers, for up to 30 s.
+  let live = await request(`http://127.0.0.1:${healthPort}/health/live`, { timeoutMs: 5_000 });
+  for (let i = 0; i < 60 && live.status === 0; i++) {
+    await sleep(500);
+    live = await request(`http://127.0.0.1:${healthPort}/health/live`, { timeoutMs: 5_000 });
+  }
+  t.match(live, { status: 200 }, 'live while waiting');
   t.match(await request(`http://127.0.0.1:${healthPort}/health/ready`, { timeoutMs: 5_000 }), { status: 503, body: { checks: { redis: false, consumers: false } } }, 'not ready while waiting');
 
   await redis.start();

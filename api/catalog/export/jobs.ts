@@ -46,6 +46,28 @@ export interface ExportRecord {
   heartbeat_at: string;
 }
 
+/**
+ * What `GET /api/exports/{id}` (and the look-ups' `GET /api/lookups/{id}`) answer about a job:
+ * the record without its owner and heartbeat, with the download URL once it succeeded. The
+ * look-ups leave out `format` (always CSV).
+ */
+export function jobView(rec: ExportRecord, downloadUrl: string, opts: { format?: boolean } = {}) {
+  return {
+    id: rec.id,
+    status: rec.status,
+    ...(opts.format === false ? {} : { format: rec.format }),
+    filename: rec.filename,
+    progress: { rows: rec.rows, total: rec.total, ...(rec.skipped !== undefined ? { skipped: rec.skipped } : {}) },
+    created_at: rec.created_at,
+    ...(rec.started_at ? { started_at: rec.started_at } : {}),
+    ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
+    ...(rec.expires_at ? { expires_at: rec.expires_at } : {}),
+    ...(rec.size !== undefined ? { size: rec.size } : {}),
+    ...(rec.error ? { error: rec.error } : {}),
+    ...(rec.status === 'succeeded' ? { download_url: downloadUrl } : {}),
+  };
+}
+
 /** A running job refreshes its record at least this often ... */
 const HEARTBEAT_MS = 5_000;
 /** ... and is taken for dead (its process stopped) after this long without a refresh. */
@@ -173,6 +195,7 @@ export class ExportJobs {
     await this.slot(signal);
     const part = this.file(rec.id, `${rec.format}.part`);
     let lastSave = 0;
+    let end: Pick<ExportRecord, 'status' | 'size' | 'error'> = { status: 'failed' };
     try {
       if (signal.aborted) throw new Error('the server stopped before the export started');
       rec.status = 'running';
@@ -190,19 +213,18 @@ export class ExportJobs {
       await pipeline(Readable.from(write(signal, onRows)), createWriteStream(part), { signal });
       if (signal.aborted) throw new Error('the server stopped during the export');
       await rename(part, this.file(rec.id, rec.format));
-      rec.size = (await stat(this.file(rec.id, rec.format))).size;
-      rec.status = 'succeeded';
+      end = { status: 'succeeded', size: (await stat(this.file(rec.id, rec.format))).size };
     } catch (e) {
       await rm(part, { force: true });
-      rec.status = 'failed';
-      rec.error = signal.aborted ? 'the server stopped during the export; ask for it again' : ((e as Error)?.message ?? String(e));
+      end = { status: 'failed', error: signal.aborted ? 'the server stopped during the export; ask for it again' : ((e as Error)?.message ?? String(e)) };
     } finally {
       this.release();
       signal.removeEventListener('abort', wake);
-      rec.finished_at = new Date().toISOString();
-      rec.expires_at = new Date(Date.now() + this.ttlMs).toISOString();
+      // The end is written to disk before anyone sees it: until then `get` answers the running
+      // record, so a reader of this process and one of another process never disagree.
+      const done: ExportRecord = { ...rec, ...end, finished_at: new Date().toISOString(), expires_at: new Date(Date.now() + this.ttlMs).toISOString() };
       try {
-        await this.save(rec);
+        await this.save(done);
       } finally {
         this.mine.delete(rec.id);
       }
