@@ -14,7 +14,7 @@ import { BackgroundWork, type BackgroundLog } from '../catalog/actions/backgroun
 import { can } from '../catalog/auth/policy.ts';
 import { exportFilename, exportText, planExport, validateExportRequest } from '../catalog/export/export.ts';
 import { FORMATS } from '../catalog/export/format.ts';
-import { ExportJobs, type ExportRecord } from '../catalog/export/jobs.ts';
+import { ExportJobs, jobView, type ExportRecord } from '../catalog/export/jobs.ts';
 import type { ExportOptions } from '../catalog/export/routes.ts';
 import { molecules } from '../catalog/schema/resources.ts';
 import { Errors, HttpError, type CatalogUser } from '../catalog/schema/types.ts';
@@ -49,23 +49,8 @@ export class McpExports {
   }
 }
 
-/** `GET /api/exports/{id}`'s view of a job (api/catalog/export/routes.ts). */
-export function exportView(rec: ExportRecord, baseUrl: string) {
-  return {
-    id: rec.id,
-    status: rec.status,
-    format: rec.format,
-    filename: rec.filename,
-    progress: { rows: rec.rows, total: rec.total, ...(rec.skipped !== undefined ? { skipped: rec.skipped } : {}) },
-    created_at: rec.created_at,
-    ...(rec.started_at ? { started_at: rec.started_at } : {}),
-    ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
-    ...(rec.expires_at ? { expires_at: rec.expires_at } : {}),
-    ...(rec.size !== undefined ? { size: rec.size } : {}),
-    ...(rec.error ? { error: rec.error } : {}),
-    ...(rec.status === 'succeeded' ? { download_url: `${baseUrl}/api/exports/${rec.id}/download` } : {}),
-  };
-}
+/** `GET /api/exports/{id}`'s view of a job (the same function). */
+export const exportView = (rec: ExportRecord, baseUrl: string) => jobView(rec, `${baseUrl}/api/exports/${rec.id}/download`);
 
 const available = (deps: CatalogToolDeps): McpExports => {
   if (!deps.exports) throw new HttpError(404, 'Exports are not offered by this server.');

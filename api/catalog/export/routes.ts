@@ -13,7 +13,8 @@ import { AppError } from '../../../shared/errors.ts';
 import type { BackgroundWork } from '../actions/background.ts';
 import { exportFilename, exportText, planExport, validateExportRequest, type Molblocks } from './export.ts';
 import { MEDIA_TYPES } from './format.ts';
-import { ExportJobs, type ExportRecord } from './jobs.ts';
+import { ExportJobs, jobView, type ExportRecord } from './jobs.ts';
+import { batched } from '../batches.ts';
 import { can } from '../auth/policy.ts';
 import { molecules } from '../schema/resources.ts';
 import type { CatalogStore } from '../store/types.ts';
@@ -37,37 +38,9 @@ export interface ExportOptions {
 const MOLBLOCK_BATCH = 100;
 const MOLBLOCK_IN_FLIGHT = 4;
 
-/**
- * Molblocks from the chemistry threads, in batches. A batch that fails as a client error (a
- * structure that faults RDKit's WASM takes its whole task down) is retried one SMILES at a time,
- * so only that structure comes back without a molblock.
- */
+/** Molblocks from the chemistry threads, in batches (a structure that faults alone comes back null). */
 export function runnerMolblocks(runner: JobRunner): Molblocks {
-  const batch = async (smiles: string[]): Promise<(string | null)[]> => {
-    try {
-      return await runner.runTask('catalog_molblocks', 'catalog_molblocks', { smiles });
-    } catch (e) {
-      if (!AppError.from(e)?.isClientError) throw e;
-      if (smiles.length === 1) return [null];
-      const out: (string | null)[] = [];
-      for (const s of smiles) out.push(...(await batch([s])));
-      return out;
-    }
-  };
-  return async (smiles) => {
-    const chunks: string[][] = [];
-    for (let i = 0; i < smiles.length; i += MOLBLOCK_BATCH) chunks.push(smiles.slice(i, i + MOLBLOCK_BATCH));
-    const results: (string | null)[][] = new Array(chunks.length);
-    let next = 0;
-    const lane = async () => {
-      while (next < chunks.length) {
-        const i = next++;
-        results[i] = await batch(chunks[i]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(MOLBLOCK_IN_FLIGHT, chunks.length) }, lane));
-    return results.flat();
-  };
+  return batched((smiles) => runner.runTask('catalog_molblocks', 'catalog_molblocks', { smiles }), MOLBLOCK_BATCH, MOLBLOCK_IN_FLIGHT);
 }
 
 /** 3D embeddings in flight for one page (one SMILES per `generate_3d_coordinates` task). */
@@ -140,20 +113,7 @@ export function exportRoutes(app: FastifyInstance, opts: ExportRouteOptions) {
   app.addHook('onClose', async () => jobs.close());
 
   const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
-  const view = (req: FastifyRequest, rec: ExportRecord) => ({
-    id: rec.id,
-    status: rec.status,
-    format: rec.format,
-    filename: rec.filename,
-    progress: { rows: rec.rows, total: rec.total, ...(rec.skipped !== undefined ? { skipped: rec.skipped } : {}) },
-    created_at: rec.created_at,
-    ...(rec.started_at ? { started_at: rec.started_at } : {}),
-    ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
-    ...(rec.expires_at ? { expires_at: rec.expires_at } : {}),
-    ...(rec.size !== undefined ? { size: rec.size } : {}),
-    ...(rec.error ? { error: rec.error } : {}),
-    ...(rec.status === 'succeeded' ? { download_url: `${baseUrl(req)}/api/exports/${rec.id}/download` } : {}),
-  });
+  const view = (req: FastifyRequest, rec: ExportRecord) => jobView(rec, `${baseUrl(req)}/api/exports/${rec.id}/download`);
 
   /** The job, for its owner or an admin: 404 when unknown or expired, 403 for anyone else. */
   const owned = async (req: FastifyRequest): Promise<ExportRecord> => {

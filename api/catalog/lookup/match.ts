@@ -16,11 +16,11 @@
  * identifiers, up to LIST_MAX, in `matches`), none `not found`.
  */
 import type { JobRunner } from '../../../shared/jobs/types.ts';
-import { AppError } from '../../../shared/errors.ts';
 import { csvRow, fieldValue } from '../export/format.ts';
 import { molecules, stored } from '../schema/resources.ts';
 import type { CatalogStore, Doc } from '../store/types.ts';
 import { classify, type KindOption, type QueryKind } from './input.ts';
+import { batched, lanes } from '../batches.ts';
 
 export type LookupStatus = 'found' | 'ambiguous' | 'not found' | 'unreadable';
 
@@ -54,44 +54,9 @@ const NAMES_IN_FLIGHT = 8;
 const SMILES_BATCH = 250;
 const SMILES_IN_FLIGHT = 4;
 
-/**
- * InChIKeys from the chemistry threads, in batches. A batch failing as a client error (a structure
- * faulting RDKit's WASM takes the task down) is retried one SMILES at a time, so only that one
- * comes back null.
- */
+/** InChIKeys from the chemistry threads, in batches (a SMILES that faults alone comes back null). */
 export function runnerInchikeys(runner: JobRunner): InchiKeys {
-  const batch = async (smiles: string[]): Promise<(string | null)[]> => {
-    try {
-      return await runner.runTask('catalog_lookup', 'catalog_inchikeys', { smiles });
-    } catch (e) {
-      if (!AppError.from(e)?.isClientError) throw e;
-      if (smiles.length === 1) return [null];
-      const out: (string | null)[] = [];
-      for (const s of smiles) out.push(...(await batch([s])));
-      return out;
-    }
-  };
-  return async (smiles) => {
-    const chunks: string[][] = [];
-    for (let i = 0; i < smiles.length; i += SMILES_BATCH) chunks.push(smiles.slice(i, i + SMILES_BATCH));
-    const results: (string | null)[][] = new Array(chunks.length);
-    await lanes(chunks.length, SMILES_IN_FLIGHT, async (i) => {
-      results[i] = await batch(chunks[i]);
-    });
-    return results.flat();
-  };
-}
-
-/** Runs `fn(0..n-1)`, `width` at a time. */
-async function lanes(n: number, width: number, fn: (i: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < n) {
-      signal?.throwIfAborted();
-      await fn(next++);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, n) }, lane));
+  return batched((smiles) => runner.runTask('catalog_lookup', 'catalog_inchikeys', { smiles }), SMILES_BATCH, SMILES_IN_FLIGHT);
 }
 
 /** Stored fields to fetch for the answer's `fields` (and the identifier of every match). */

@@ -19,7 +19,7 @@ import type { Config } from '../../../shared/config.ts';
 import type { JobRunner } from '../../../shared/jobs/types.ts';
 import type { BackgroundWork } from '../actions/background.ts';
 import { can } from '../auth/policy.ts';
-import { ExportJobs, type ExportRecord } from '../export/jobs.ts';
+import { ExportJobs, jobView, type ExportRecord } from '../export/jobs.ts';
 import { MEDIA_TYPES } from '../export/format.ts';
 import { molecules } from '../schema/resources.ts';
 import { Errors, HttpError } from '../schema/types.ts';
@@ -153,19 +153,7 @@ export async function lookupPlugin(app: FastifyInstance, opts: LookupRouteOption
   });
 
   const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
-  const view = (req: FastifyRequest, rec: ExportRecord) => ({
-    id: rec.id,
-    status: rec.status,
-    filename: rec.filename,
-    progress: { rows: rec.rows, total: rec.total },
-    created_at: rec.created_at,
-    ...(rec.started_at ? { started_at: rec.started_at } : {}),
-    ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
-    ...(rec.expires_at ? { expires_at: rec.expires_at } : {}),
-    ...(rec.size !== undefined ? { size: rec.size } : {}),
-    ...(rec.error ? { error: rec.error } : {}),
-    ...(rec.status === 'succeeded' ? { download_url: `${baseUrl(req)}/api/lookups/${rec.id}/download` } : {}),
-  });
+  const view = (req: FastifyRequest, rec: ExportRecord) => jobView(rec, `${baseUrl(req)}/api/lookups/${rec.id}/download`, { format: false });
   const owned = async (req: FastifyRequest): Promise<ExportRecord> => {
     const { id } = req.params as { id: string };
     const rec = await jobs.get(id);
