@@ -14,11 +14,13 @@ import type { CatalogTool } from './catalog-tools.ts';
 
 export const SEARCH_CATALOG = 'search_catalog';
 
+/** Annotations of a catalog tool that only reads (the catalog is on this machine: not open-world). */
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
 export const SEARCH_CATALOG_TOOL: Tool = {
   name: SEARCH_CATALOG,
   title: 'Catalog structure search',
-  // Reads the catalog only; nothing leaves the machine.
-  annotations: { title: 'Catalog structure search', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Catalog structure search', ...READ_ONLY },
   description: [
     'Search the natural-product catalog by structure',
     'The same search as POST /api/search in natprod\'s form (the body with `count`): `exact` (same standard InChIKey; a SMILES, molblock or InChIKey query), ' +
@@ -55,14 +57,26 @@ export function catalogFailure(e: unknown): { status: number; body: Record<strin
   return { status: 500, body: { message: 'Server Error' } };
 }
 
+/** A JSON answer as one text content, pretty-printed (as the registry tools answer). */
+export const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
+
+/** A failure of `tool` as the REST route would have answered it: status and body in the text. */
+export function failure(tool: string, status: number, body: unknown): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: `Error calling ${tool}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+}
+
+/** `failure` for what a catalog call threw (catalogFailure's status and body). */
+export function toolFailure(tool: string, e: unknown): CallToolResult {
+  const { status, body } = catalogFailure(e);
+  return failure(tool, status, body);
+}
+
 export async function callSearchCatalog(structure: StructureSearch, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   try {
     // The tool answers natprod's form of POST /api/search, which `count` selects (isNatprodForm).
-    const answer = await searchAnswer(structure, { count: false, ...(args ?? {}) });
-    return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
+    return json(await searchAnswer(structure, { count: false, ...(args ?? {}) }));
   } catch (e) {
-    const { status, body } = catalogFailure(e);
-    return { isError: true, content: [{ type: 'text', text: `Error calling ${SEARCH_CATALOG}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+    return toolFailure(SEARCH_CATALOG, e);
   }
 }
 

@@ -6,9 +6,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { COCONUT_TYPES, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX } from '../catalog/coconut-search/request.ts';
 import { coconutSearch } from '../catalog/coconut-search/search.ts';
 import { Errors } from '../catalog/schema/types.ts';
-import { catalogFailure } from './catalog-tool.ts';
 import type { CatalogTool, CatalogToolDeps } from './catalog-tools.ts';
-import { failure, json, READ_ONLY } from './molecule-tools.ts';
+import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -68,8 +67,7 @@ export const searchCoconutTool: CatalogTool = {
     try {
       return json(await searchCoconut(deps, args));
     } catch (e) {
-      const { status, body } = catalogFailure(e);
-      return failure(SEARCH_COCONUT, status, body);
+      return toolFailure(SEARCH_COCONUT, e);
     }
   },
 };

@@ -8,14 +8,15 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { listDumps } from '../catalog/dumps/dump.ts';
 import { dumpDir, dumpView } from '../catalog/dumps/routes.ts';
 import type { CatalogTool } from './catalog-tools.ts';
+import { Errors } from '../catalog/schema/types.ts';
+import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 
 export const LIST_DUMPS = 'list_dumps';
 
 export const LIST_DUMPS_TOOL: Tool = {
   name: LIST_DUMPS,
   title: 'Dated full dumps of the catalog',
-  // Reads the catalog only; nothing leaves the machine.
-  annotations: { title: 'Dated full dumps of the catalog', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Dated full dumps of the catalog', ...READ_ONLY },
   description: [
     'List the full dumps of the natural-product catalog',
     'Every complete dated dump (newest first) as GET /api/dumps lists it: its date, software version and molecule count, ' +
@@ -33,14 +34,16 @@ export const LIST_DUMPS_TOOL: Tool = {
 };
 
 export async function callListDumps(dir: string, baseUrl: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-  const extra = Object.keys(args ?? {}).filter((k) => k !== 'latest');
-  if (extra.length || (args?.latest !== undefined && typeof args.latest !== 'boolean')) {
-    const why = extra.length ? `unknown argument(s) ${extra.join(', ')} (the tool takes latest)` : 'latest must be true or false';
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ status: 422, body: { message: why } }) }] };
+  try {
+    const e = new Errors();
+    for (const k of Object.keys(args ?? {})) if (k !== 'latest') e.add(k, `The ${k} field is prohibited: ${LIST_DUMPS} takes latest.`);
+    if (args?.latest !== undefined && typeof args.latest !== 'boolean') e.add('latest', 'The latest field must be true or false.');
+    e.throwIfAny();
+    const all = (await listDumps(dir)).map((m) => dumpView(m, baseUrl));
+    return json({ data: args?.latest === true ? all.slice(0, 1) : all });
+  } catch (e) {
+    return toolFailure(LIST_DUMPS, e);
   }
-  const all = (await listDumps(dir)).map((m) => dumpView(m, baseUrl));
-  const data = args?.latest === true ? all.slice(0, 1) : all;
-  return { content: [{ type: 'text', text: JSON.stringify({ data }, null, 2) }] };
 }
 
 export const listDumpsTool: CatalogTool = {

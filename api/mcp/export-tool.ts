@@ -19,7 +19,8 @@ import type { ExportOptions } from '../catalog/export/routes.ts';
 import { molecules } from '../catalog/schema/resources.ts';
 import { Errors, HttpError, type CatalogUser } from '../catalog/schema/types.ts';
 import type { CatalogTool, CatalogToolDeps } from './catalog-tools.ts';
-import { asUser, onlyKeys, READ_ONLY } from './molecule-tools.ts';
+import { asUser, onlyKeys } from './molecule-tools.ts';
+import { READ_ONLY } from './catalog-tool.ts';
 
 export const EXPORT_MOLECULES = 'export_molecules';
 export const EXPORT_STATUS = 'export_status';

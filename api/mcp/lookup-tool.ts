@@ -9,7 +9,7 @@ import { DEFAULT_FIELDS } from '../catalog/export/format.ts';
 import { KINDS, readOptions, readQueries } from '../catalog/lookup/input.ts';
 import { lookup, runnerInchikeys } from '../catalog/lookup/match.ts';
 import { Errors, HttpError } from '../catalog/schema/types.ts';
-import { catalogFailure } from './catalog-tool.ts';
+import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 
 export const LOOKUP_MOLECULES = 'lookup_molecules';
@@ -18,8 +18,7 @@ export const MCP_QUERIES_MAX = 1000;
 export const LOOKUP_MOLECULES_TOOL: Tool = {
   name: LOOKUP_MOLECULES,
   title: 'Bulk look-up of identifiers, InChIKeys, SMILES or names',
-  // Reads the catalog only; nothing leaves the machine.
-  annotations: { title: 'Bulk look-up of identifiers, InChIKeys, SMILES or names', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Bulk look-up of identifiers, InChIKeys, SMILES or names', ...READ_ONLY },
   description: [
     'Look up many catalog molecules at once',
     'Each query is a COCONUT identifier (CNP0123456), a standard InChIKey (whole, or its first 14-letter block), a SMILES (matched by its standard InChIKey) or a name ' +
@@ -55,10 +54,9 @@ export const lookupTool: CatalogTool = {
       e.throwIfAny();
       if (!queries.length) throw new HttpError(422, 'The list is empty: give at least one query.');
       const rows = await lookup(queries, options, { store: deps.structure.store, inchikeys: runnerInchikeys(deps.context.runner) });
-      return { content: [{ type: 'text', text: JSON.stringify({ rows }, null, 2) }] };
+      return json({ rows });
     } catch (e) {
-      const { status, body } = catalogFailure(e);
-      return { isError: true, content: [{ type: 'text', text: `Error calling ${LOOKUP_MOLECULES}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+      return toolFailure(LOOKUP_MOLECULES, e);
     }
   },
 };

@@ -9,7 +9,7 @@ import { ADDUCTS, DEFAULT_ADDUCTS } from '../catalog/derep/adducts.ts';
 import { DEFAULT_PPM, MAX_DA, MAX_MZ, MAX_MZ_VALUES, MAX_PPM } from '../catalog/derep/mass-search.ts';
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../catalog/coconut-search/request.ts';
 import { searchAnswer } from '../catalog/structure/routes.ts';
-import { catalogFailure } from './catalog-tool.ts';
+import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 
 export const SEARCH_MASS = 'search_mass';
@@ -19,8 +19,7 @@ const mz = { type: 'number', exclusiveMinimum: 0, maximum: MAX_MZ };
 export const SEARCH_MASS_TOOL: Tool = {
   name: SEARCH_MASS,
   title: 'Dereplication by m/z with adducts',
-  // Reads the catalog only; nothing leaves the machine.
-  annotations: { title: 'Dereplication by m/z with adducts', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Dereplication by m/z with adducts', ...READ_ONLY },
   description: [
     'Dereplicate MS signals against the natural-product catalog: find the molecules whose adduct ions match measured m/z values',
     'The same search as POST /api/search with type "mass". A hit is a molecule and an adduct whose theoretical m/z ' +
@@ -60,10 +59,9 @@ export const searchMassTool: CatalogTool = {
   async call(deps, args): Promise<CallToolResult> {
     try {
       const answer = await searchAnswer(deps.structure, { ...(args ?? {}), type: 'mass' }, '/api/search');
-      return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
+      return json(answer);
     } catch (e) {
-      const { status, body } = catalogFailure(e);
-      return { isError: true, content: [{ type: 'text', text: `Error calling ${SEARCH_MASS}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+      return toolFailure(SEARCH_MASS, e);
     }
   },
 };

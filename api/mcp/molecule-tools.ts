@@ -20,7 +20,7 @@ import { molecules, type ResourceDef } from '../catalog/schema/resources.ts';
 import { Errors, HttpError, type CatalogUser } from '../catalog/schema/types.ts';
 import { search } from '../catalog/search/search.ts';
 import { validateSearch } from '../catalog/search/validate-search.ts';
-import { catalogFailure } from './catalog-tool.ts';
+import { failure, json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool, CatalogToolDeps } from './catalog-tools.ts';
 
 export const GET_MOLECULE = 'get_molecule';
@@ -30,16 +30,6 @@ type Rec = Record<string, unknown>;
 
 /** The REST route's 401 body (api/catalog/plugin.ts). */
 export const UNAUTHENTICATED = { message: 'Unauthenticated.' };
-
-/** Annotations of a tool that only reads the catalog. */
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-
-export const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
-
-/** An `isError` result with the status and body the REST route answers. */
-export function failure(tool: string, status: number, body: unknown): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `Error calling ${tool}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
-}
 
 /**
  * Runs a catalog tool as the MCP connection's user: 401 without a valid token (HTTP: the
@@ -51,8 +41,7 @@ export async function asUser(tool: string, deps: CatalogToolDeps, fn: (user: Cat
     if (!user) return failure(tool, 401, UNAUTHENTICATED);
     return json(await fn(user));
   } catch (e) {
-    const { status, body } = catalogFailure(e);
-    return failure(tool, status, body);
+    return toolFailure(tool, e);
   }
 }
 

@@ -10,7 +10,7 @@ import { coconutSearch } from '../catalog/coconut-search/search.ts';
 import { checkTaxon, MAX_TAXON_LENGTH } from '../catalog/taxonomy/taxon.ts';
 import type { StructureSearch } from '../catalog/structure/structure.ts';
 import { Errors } from '../catalog/schema/types.ts';
-import { catalogFailure } from './catalog-tool.ts';
+import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 
 export const SEARCH_TAXON = 'search_taxon';
@@ -21,8 +21,7 @@ const PASSED = ['limit', 'page', 'sort', 'status'] as const;
 export const SEARCH_TAXON_TOOL: Tool = {
   name: SEARCH_TAXON,
   title: 'Molecules of a taxon',
-  // Reads the catalog only; nothing leaves the machine.
-  annotations: { title: 'Molecules of a taxon', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Molecules of a taxon', ...READ_ONLY },
   description: [
     'Search the natural-product catalog by the taxonomy of the organisms the molecules were reported from',
     'Every molecule reported from an organism under the taxon, at any rank (domain, kingdom, phylum, class, order, family, tribe, genus, species, variety) ' +
@@ -57,10 +56,9 @@ export async function callSearchTaxon(structure: StructureSearch, args: Record<s
     const body: Record<string, unknown> = { type: 'tags', tagType: 'taxon', query: taxon };
     for (const k of PASSED) if (a[k] !== undefined) body[k] = a[k];
     const answer = await coconutSearch({ store: structure.store, structure }, body);
-    return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }] };
+    return json(answer);
   } catch (e) {
-    const { status, body } = catalogFailure(e);
-    return { isError: true, content: [{ type: 'text', text: `Error calling ${SEARCH_TAXON}. Status code: ${status}. Response: ${JSON.stringify(body)}` }] };
+    return toolFailure(SEARCH_TAXON, e);
   }
 }
 

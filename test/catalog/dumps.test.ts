@@ -244,7 +244,9 @@ t.test('dumps over REST (inline runner)', async (t) => {
   t.same(listed.data.map((d) => d.date), [m.date]);
   t.same(listed.data[0].files.map((f) => f.url), m.files.map((f) => `http://example.org/api/dumps/${m.date}/${f.name}`));
   t.same(listed.data[0].files.map((f) => f.sha256), m.files.map((f) => f.sha256));
-  t.ok((await callListDumps(dir, 'http://example.org', { everything: true })).isError, 'unknown argument: an error');
+  const bad = await callListDumps(dir, 'http://example.org', { everything: true, latest: 'yes' });
+  t.ok(bad.isError, 'unknown argument: an error');
+  t.match((bad.content[0] as { text: string }).text, /^Error calling list_dumps\. Status code: 422\. Response: .*"everything":\["The everything field is prohibited.*"latest":\["The latest field must be true or false\."\]/, 'a 422 naming each field, as every catalog tool answers');
 
   // Written directly: an existing date is refused without force; an interruption leaves nothing.
   const base = { store, molblocks: runnerMolblocks(services.runner), dir, version: 'test', with3d: false };
