@@ -87,3 +87,20 @@ t.test('batches that do not come back (their worker died) stop holding their pla
   h.call('f');
   t.same(h.sent.at(-1), { id: 'b5', calls: ['e'] }, 'fresh batches hold their places again: f waits');
 });
+
+t.test('a batch coming back releases the waiting calls even while more calls than threads are out', async (t) => {
+  const h = harness(2);
+  h.call('a');
+  h.call('b');
+  ['c', 'd', 'e', 'f'].forEach((s) => h.call(s));
+  h.answer('b1');
+  t.same(h.sent.map((b) => b.calls), [['a'], ['b'], ['c', 'd', 'e', 'f']]);
+  ['g', 'h', 'i'].forEach((s) => h.call(s));
+  t.equal(h.sent.length, 3, 'arrivals wait: five calls are out on two threads');
+  h.answer('b2');
+  t.same(h.sent.at(-1), { id: 'b4', calls: ['g', 'h', 'i'] }, 'b2 came back: g, h, i leave although b3 still holds four calls');
+  h.call('j');
+  t.equal(h.sent.length, 4, 'both places held: j waits');
+  h.answer('b3');
+  t.same(h.sent.at(-1), { id: 'b5', calls: ['j'] });
+});
