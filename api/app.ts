@@ -77,7 +77,7 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
     registration: config.CATALOG_REGISTRATION,
     structure: services.structure,
     exports: exportOptions(config, runner),
-    dumps: dumpSettings(config, runner),
+    dumps: dumpSettings(config, runner, services.redis('commands', 'dumps')), // distributed mode: dump job records in Redis
     lookup: lookupOptions(config, runner),
   });
   await app.register(admin, { config, redis: services.redis('commands', 'admin') }); // Bull Board at /admin/queues (distributed mode)

@@ -8,9 +8,12 @@
  *   names listed in that date's manifest (and `manifest.json`) are served: nothing taken from
  *   the URL is used as a path until it has matched one of them, so no path can leave the dump;
  * - `POST /api/dumps` (admins): starts a dump as a background job (202 + status URL);
- *   `GET /api/dumps/jobs/{id}` (admins) its progress. One dump at a time per api process.
+ *   `GET /api/dumps/jobs/{id}` (admins) its progress. One dump at a time: per api process in
+ *   the embedded mode, across every api process sharing the Redis in the distributed mode
+ *   (jobs.ts keeps the records there, so any of them answers the status).
  */
 import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,6 +27,8 @@ import { Errors, HttpError } from '../schema/types.ts';
 import type { CatalogStore } from '../store/types.ts';
 import { DATE, DumpExistsError, listDumps, MANIFEST, readManifest, today, writeDump, type DumpManifest } from './dump.ts';
 import { parseRange } from './range.ts';
+import { connectSoft } from '../../../shared/redis.ts';
+import { memoryDumpJobs, redisDumpJobs, type DumpJob } from './jobs.ts';
 
 export interface DumpSettings {
   /** DUMP_DIR, else DATA_DIR/dumps. */
@@ -35,11 +40,14 @@ export interface DumpSettings {
   molblocks3d: Molblocks;
   /** Seconds a finished dump job's record stays readable (JOB_RESULT_TTL). */
   ttlSeconds: number;
+  /** Distributed mode: job records and the one-dump-at-a-time lock live here (a `commands` connection). */
+  redis?: Redis;
+  prefix?: string;
 }
 
 export const dumpDir = (config: Config) => config.DUMP_DIR ?? join(config.DATA_DIR, 'dumps');
 
-export function dumpSettings(config: Config, runner: JobRunner): DumpSettings {
+export function dumpSettings(config: Config, runner: JobRunner, redis?: Redis): DumpSettings {
   return {
     dir: dumpDir(config),
     version: config.RELEASE_VERSION,
@@ -47,6 +55,7 @@ export function dumpSettings(config: Config, runner: JobRunner): DumpSettings {
     molblocks: runnerMolblocks(runner),
     molblocks3d: runnerMolblocks3D(runner),
     ttlSeconds: config.JOB_RESULT_TTL,
+    ...(redis ? { redis, prefix: config.QUEUE_PREFIX } : {}),
   };
 }
 
@@ -56,25 +65,14 @@ export function dumpView(m: DumpManifest, base: string) {
   return { ...m, manifest_url: `${root}/${MANIFEST}`, files: m.files.map((f) => ({ ...f, url: `${root}/${f.name}` })) };
 }
 
-interface DumpJob {
-  id: string;
-  status: 'running' | 'succeeded' | 'failed';
-  date: string;
-  sdf3d: boolean;
-  progress: { rows: number; total: number };
-  created_at: string;
-  finished_at?: string;
-  error?: string;
-  user_id: number;
-}
-
 const BODY_KEYS = ['sdf3d', 'force'];
-const KEEP_JOBS = 50;
 
 export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; background: BackgroundWork; dumps: DumpSettings }) {
   const { store, background, dumps } = opts;
-  const jobs = new Map<string, DumpJob>();
-  let running: DumpJob | undefined;
+  const jobs = dumps.redis ? redisDumpJobs(dumps.redis, dumps.prefix ?? 'natprod', dumps.ttlSeconds) : memoryDumpJobs();
+  app.addHook('onClose', async () => jobs.close());
+  // A lazy connection: connected at start; until Redis answers, dump jobs answer 503.
+  if (dumps.redis) app.addHook('onReady', async () => void (await connectSoft(dumps.redis!)));
   const base = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
   const admin = (req: FastifyRequest) => {
     if (req.catalogUser?.role !== 'admin') throw new HttpError(403, 'This action is unauthorized.');
@@ -92,7 +90,6 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
       for (const k of BODY_KEYS) if (body[k] !== undefined && typeof body[k] !== 'boolean') e.add(k, `The ${k} field must be true or false.`);
     }
     e.throwIfAny();
-    if (running) throw new HttpError(409, `A dump is running already: /api/dumps/jobs/${running.id}.`);
     const date = today();
     if (body.force !== true && (await readManifest(dumps.dir, date))) throw new HttpError(409, `A dump dated ${date} exists already: pass "force": true to replace it.`);
     const job: DumpJob = {
@@ -104,9 +101,8 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
       created_at: new Date().toISOString(),
       user_id: req.catalogUser!.id,
     };
-    running = job;
-    jobs.set(job.id, job);
-    for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEEP_JOBS))) jobs.delete(old);
+    const begun = await jobs.begin(job);
+    if (!begun.ok) throw new HttpError(409, `A dump is running already: /api/dumps/jobs/${begun.running}.`);
     background.run(`dump ${job.id}`, async (signal) => {
       try {
         await writeDump({
@@ -119,7 +115,10 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
           with3d: job.sdf3d,
           force: body.force === true,
           signal,
-          onProgress: (rows, total) => (job.progress = { rows, total }),
+          onProgress: (rows, total) => {
+            job.progress = { rows, total };
+            jobs.progress(job);
+          },
         });
         job.status = 'succeeded';
       } catch (err) {
@@ -127,7 +126,7 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
         job.error = signal.aborted ? 'the server stopped during the dump; start it again' : err instanceof DumpExistsError || err instanceof Error ? err.message : String(err);
       } finally {
         job.finished_at = new Date().toISOString();
-        running = undefined;
+        await jobs.end(job);
       }
     });
     const statusUrl = `${base(req)}/api/dumps/jobs/${job.id}`;
@@ -137,8 +136,8 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
   app.get('/api/dumps/jobs/:id', async (req) => {
     admin(req);
     const { id } = req.params as { id: string };
-    const job = jobs.get(id);
-    if (!job) throw new HttpError(404, `Dump job ${id} not found (unknown, or started by another api process).`);
+    const job = await jobs.get(id);
+    if (!job) throw new HttpError(404, `Dump job ${id} not found (unknown, or expired${dumps.redis ? '' : ', or started by another api process'}).`);
     const done = job.status === 'succeeded';
     return { ...job, ...(done ? { manifest_url: `${base(req)}/api/dumps/${job.date}/${MANIFEST}` } : {}) };
   });

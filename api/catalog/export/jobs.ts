@@ -5,7 +5,8 @@
  * Each job is two files: `<id>.json`, its record (status, rows written, total, owner, times),
  * rewritten atomically as the job advances, and the export itself, `<id>.<format>` (written as
  * `<id>.<format>.part`, renamed when complete). Status and download read these files, so any api
- * process on the same DATA_DIR can answer them; the job itself runs where it was taken. A job
+ * process on the same DATA_DIR can answer them (with several apis, the folder must be shared by
+ * all of them: docs/operations.md, Several apis); the job itself runs where it was taken. A job
  * whose process stopped (its record not refreshed for STALE_MS) reads as failed.
  *
  * A finished export expires JOB_RESULT_TTL seconds after it ended: its files are deleted (by the
@@ -72,6 +73,8 @@ export function jobView(rec: ExportRecord, downloadUrl: string, opts: { format?:
 const HEARTBEAT_MS = 5_000;
 /** ... and is taken for dead (its process stopped) after this long without a refresh. */
 export const STALE_MS = 60_000;
+/** Names this process's temporary files. */
+const TMP_TAG = `${process.pid}-${randomUUID().slice(0, 8)}`;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ExportJobsOptions {
@@ -134,7 +137,9 @@ export class ExportJobs {
   private save(rec: ExportRecord): Promise<void> {
     const write = async () => {
       rec.heartbeat_at = new Date().toISOString();
-      const tmp = this.file(rec.id, `json.${process.pid}.tmp`);
+      // Unique per process also where every process has the same pid (each container's is 1) and
+      // shares this folder with the others.
+      const tmp = this.file(rec.id, `json.${TMP_TAG}.tmp`);
       await writeFile(tmp, JSON.stringify(rec));
       await rename(tmp, this.file(rec.id, 'json'));
     };
