@@ -22,6 +22,7 @@ import { silentLogger, type Logger } from '../shared/log.ts';
 import { createMetrics, type Metrics } from '../shared/metrics.ts';
 import { connectSoft, redisClient, type RedisProfile } from '../shared/redis.ts';
 import { createPool, type ChemPool } from '../shared/threads/pool.ts';
+import { Toolkits } from '../shared/toolkits/index.ts';
 import { closeSharedOpsin, opsinHealth } from './names/service.ts';
 import { createStructureSearch, type StructureSearchModule } from './catalog/structure/module.ts';
 import type { StructureSearch } from './catalog/structure/structure.ts';
@@ -34,6 +35,8 @@ export interface Services {
   store: CatalogStore;
   /** The inline runner's pool (undefined in bullmq mode: the api runs no chemistry then). */
   pool?: ChemPool;
+  /** The CDK and Open Babel sidecars (they serve the inline pool; in bullmq mode the workers own theirs). */
+  toolkits: Toolkits;
   /** A Redis connection of the given profile (distributed mode; undefined without REDIS_URL), built once per name and closed with the rest. */
   redis(profile: RedisProfile, name: string): Redis | undefined;
   /** Structure derivation of catalog molecules, as a job on the runner (worker task `derive_molecule`). */
@@ -87,6 +90,8 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
 
     let pool: ChemPool | undefined;
     let runner: JobRunner;
+    // With REDIS_URL the workers run the toolkits; this one only says what this machine has installed.
+    const toolkits = new Toolkits(config);
     if (config.REDIS_URL) {
       runner = await createBullRunner({
         redisUrl: config.REDIS_URL,
@@ -106,6 +111,8 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
         if (late) await pl.destroy();
       });
       metrics.watchPool(() => p.utilization, () => p.threads.length, () => p.wasmMemory());
+      // CDK and Open Babel sidecars beside the threads (toolkit=cdk|openbabel), closed after the runner.
+      resources.add('toolkits', toolkits, (tk) => tk.close()).attach(p);
       runner = createInlineRunner({ execute: (task, args, hooks) => p.run(task, args, hooks), timeouts, observer: metrics.jobObserver, load: () => p.load() });
       resources.add('job runner', runner, (r) => r.close());
     }
@@ -123,6 +130,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       runner,
       store: structure.store,
       pool,
+      toolkits,
       redis,
       structure: structure.search,
       searchIndex: structure,
@@ -131,6 +139,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
         ...(services.seed ? { demo_import: services.seed.status() } : {}),
         structure_search: structure.status(),
         opsin: opsinHealth(config),
+        toolkits: toolkits.health(),
       }),
       close(grace = config.SHUTDOWN_GRACE_MS) {
         graceMs = grace;

@@ -177,6 +177,21 @@ const schema = z.object({
   OPSIN_TIMEOUT_MS: intVar(5_000, 50),
   /** The OPSIN JVM stops after this many ms without a name (0 = never); the next name restarts it. */
   OPSIN_IDLE_MS: intVar(600_000, 0),
+  /**
+   * CDK for `toolkit=cdk` (docs/toolkits.md): a directory of CDK 2.8 jars and their dependencies;
+   * unset: Debian's libcdk-java in /usr/share/java; `off` disables CDK.
+   */
+  CDK_JARS: z.string().trim().optional(),
+  /** Java runtime that runs the CDK sidecar; unset: $JAVA_HOME/bin/java, else java on PATH. */
+  CDK_JAVA: z.string().trim().optional(),
+  /** Python with the openbabel module for `toolkit=openbabel`; unset: /usr/bin/python3 (Debian's python3-openbabel); `off` disables it. */
+  OPENBABEL_PYTHON: z.string().trim().optional(),
+  /** Longest one toolkit call may take in its sidecar, in ms; then the sidecar is killed and restarted (504). */
+  TOOLKIT_TIMEOUT_MS: intVar(10_000, 50),
+  /** A toolkit sidecar stops after this many ms without a call (0 = never); the next call restarts it. */
+  TOOLKIT_IDLE_MS: intVar(600_000, 0),
+  /** Calls that may wait for one toolkit sidecar; more are refused (503). */
+  TOOLKIT_QUEUE: intVar(256, 1),
 });
 
 export type Config = z.infer<typeof schema>;

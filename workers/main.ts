@@ -16,6 +16,7 @@ import { createMetrics } from '../shared/metrics.ts';
 import { redisClient } from '../shared/redis.ts';
 import { createWorkerSearch } from '../shared/structure-search/worker.ts';
 import { createPool } from '../shared/threads/pool.ts';
+import { Toolkits } from '../shared/toolkits/index.ts';
 import { startConsumers, type Consumers } from './consumer.ts';
 
 const config = loadConfigOrExit();
@@ -30,6 +31,8 @@ const resources = new Resources(log);
 const pool = resources.add('chemistry pool', createPool(config.WORKERS, threadConfig(config), log), (p) => p.destroy());
 const metrics = createMetrics('worker', config.RELEASE_VERSION);
 metrics.watchPool(() => pool.utilization, () => pool.threads.length, () => pool.wasmMemory());
+// CDK and Open Babel sidecars beside the threads (toolkit=cdk|openbabel, shared/toolkits), closed after the consumers.
+const toolkits = resources.add('toolkits', new Toolkits(config), (tk) => tk.close()).attach(pool);
 
 // One `commands` connection for the search follower and the readiness PING.
 const redis = resources.add('redis', redisClient(config.REDIS_URL, 'commands', 'worker', log), (r) => r.disconnect());
@@ -46,7 +49,7 @@ const server = healthServer({
   consumersRunning: () => !!started.consumers?.workers.every((w) => w.isRunning()),
   threads: () => pool.threads.length,
   registry: metrics.registry,
-  details: () => ({ structure_search: search.status() }),
+  details: () => ({ structure_search: search.status(), toolkits: toolkits.health() }),
 });
 resources.add('health server', server, (s) => {
   const closed = new Promise<void>((resolve) => s.close(() => resolve()));

@@ -1,7 +1,8 @@
 /**
  * Format conversion and 2D depiction (docs/spec/chem-service.md §2.2 (16), (18)-(22), (24), (25) and §2.3 (26)).
- * Only the RDKit toolkit is available: `toolkit=cdk|openbabel` answers 422 naming the allowed
- * value. Tasks are in convert.tasks.ts.
+ * RDKit by default; `toolkit=cdk|openbabel` where the original accepts it and the toolkit can
+ * answer (run by its sidecar: shared/toolkits, docs/toolkits.md); any other value answers 422
+ * naming the allowed ones. Tasks are in convert.tasks.ts.
  */
 import { z } from 'zod';
 import { defineOp, type MolblockShape } from './types.ts';
@@ -18,6 +19,9 @@ const CAFFEINE_SELFIES = '[C][N][C][=N][C][=C][Ring1][Branch1][C][=Branch1][C][=
 const rdkitOnly = () => toolkit(['rdkit'] as const);
 const base = { tag: 'convert', method: 'GET' as const, mode: 'quick' as const };
 const smilesArgs = () => z.object({ smiles: smiles(), toolkit: rdkitOnly() });
+/** The toolkits an operation accepts: RDKit (the default) and the sidecars that answer it. */
+const withToolkits = <const T extends readonly string[]>(others: T) => z.object({ smiles: smiles(), toolkit: toolkit(['rdkit', ...others] as const) });
+const BY_TOOLKIT = ' `toolkit=cdk` / `toolkit=openbabel` answer what that toolkit writes (docs/toolkits.md).';
 
 export const convertOps = [
   defineOp({
@@ -25,8 +29,8 @@ export const convertOps = [
     name: 'generate_2d_coordinates',
     path: '/convert/mol2D',
     summary: 'Generates 2D Coordinates for the input molecules',
-    description: 'A V2000 molblock with 2D coordinates from RDKit\'s depictor (text/plain).',
-    args: smilesArgs(),
+    description: 'A V2000 molblock with 2D coordinates from RDKit\'s depictor (text/plain).' + BY_TOOLKIT,
+    args: withToolkits(['cdk', 'openbabel'] as const),
     output: 'text/plain',
     task: 'generate_2d_coordinates',
     examples: [{ query: { smiles: 'CCO' }, expected: { value: { $molblock: ETHANOL_2D }, source: `${NATIVE_RDKIT}: Compute2DCoords, MolToMolBlock` } }],
@@ -69,8 +73,8 @@ export const convertOps = [
     name: 'generate_canonical_smiles',
     path: '/convert/canonicalsmiles',
     summary: 'Generate CanonicalSMILES from a given SMILES',
-    description: 'RDKit canonical isomeric SMILES in Kekulé form (`MolToSmiles(kekuleSmiles=True)`), a JSON string; caffeine → `CN1C(=O)C2=C(N=CN2C)N(C)C1=O`.',
-    args: smilesArgs(),
+    description: 'RDKit canonical isomeric SMILES in Kekulé form (`MolToSmiles(kekuleSmiles=True)`), a JSON string; caffeine → `CN1C(=O)C2=C(N=CN2C)N(C)C1=O`.' + BY_TOOLKIT,
+    args: withToolkits(['cdk', 'openbabel'] as const),
     output: 'application/json',
     task: 'generate_canonical_smiles',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'CN1C(=O)C2=C(N=CN2C)N(C)C1=O', source: `${SPEC('§2.2 (19)')}, toolkit rdkit` } }],
@@ -80,8 +84,8 @@ export const convertOps = [
     name: 'generate_cxsmiles',
     path: '/convert/cxsmiles',
     summary: 'Generate CXSMILES from a given SMILES',
-    description: 'RDKit CXSMILES with 2D coordinates (`Compute2DCoords` then `MolToCXSmiles`), a JSON string.',
-    args: smilesArgs(),
+    description: 'RDKit CXSMILES with 2D coordinates (`Compute2DCoords` then `MolToCXSmiles`), a JSON string.' + BY_TOOLKIT,
+    args: withToolkits(['cdk'] as const),
     output: 'application/json',
     task: 'generate_cxsmiles',
     // RDKit releases place the depiction differently (2022.09: centred); the bond lengths are the same.
@@ -95,8 +99,8 @@ export const convertOps = [
     name: 'generate_inchi',
     path: '/convert/inchi',
     summary: 'Generate InChI from a given SMILES',
-    description: 'Standard InChI (IUPAC InChI library inside RDKit), a JSON string; null when there is nothing to describe.',
-    args: smilesArgs(),
+    description: 'Standard InChI (IUPAC InChI library inside RDKit), a JSON string; null when there is nothing to describe.' + BY_TOOLKIT,
+    args: withToolkits(['openbabel'] as const),
     output: 'application/json',
     task: 'generate_inchi',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'InChI=1S/C8H10N4O2/c1-10-4-9-6-5(10)7(13)12(3)8(14)11(6)2/h4H,1-3H3', source: SPEC('§2.2 (21)') } }],
@@ -106,8 +110,8 @@ export const convertOps = [
     name: 'generate_inchikey',
     path: '/convert/inchikey',
     summary: 'Generate InChI-Key from a given SMILES',
-    description: 'Standard InChIKey, a JSON string; null when there is nothing to describe.',
-    args: smilesArgs(),
+    description: 'Standard InChIKey, a JSON string; null when there is nothing to describe.' + BY_TOOLKIT,
+    args: withToolkits(['openbabel'] as const),
     output: 'application/json',
     task: 'generate_inchikey',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', source: SPEC('§2.2 (22)') } }],
@@ -117,8 +121,8 @@ export const convertOps = [
     name: 'generate_formats',
     path: '/convert/formats',
     summary: 'Convert SMILES to various molecular formats using different toolkits',
-    description: '`{"mol": V2000 molblock with 2D coordinates, "canonicalsmiles": Kekulé canonical SMILES, "inchi", "inchikey"}`.',
-    args: smilesArgs(),
+    description: '`{"mol": V2000 molblock with 2D coordinates, "canonicalsmiles": Kekulé canonical SMILES, "inchi", "inchikey"}`.' + BY_TOOLKIT,
+    args: withToolkits(['openbabel'] as const),
     output: 'application/json',
     task: 'generate_formats',
     examples: [{
@@ -156,10 +160,10 @@ export const convertOps = [
       'an invalid SMARTS is a 422). `format=png` answers a PNG (`image/png`) rendered from that SVG by resvg, ' +
       '`width`×`scale` by `height`×`scale` pixels on white (`scale`, the pixel density, only applies to PNG; at most ' +
       `${MAX_PNG_SIDE} pixels each way, else a 422). Over MCP an SVG answer comes as a PNG image content (its own size) ` +
-      'followed by the SVG as text.',
+      'followed by the SVG as text. `toolkit=cdk`: CDK\'s DepictionGenerator SVG (every highlight match glows; SVG only).',
     args: z.object({
       smiles: smiles(),
-      toolkit: rdkitOnly(),
+      toolkit: toolkit(['rdkit', 'cdk'] as const),
       format: z.enum(['svg', 'png']).default('svg').describe('Image format: svg, or png rendered from the SVG'),
       width: int(512, 16, 4096, 'Width in pixels'),
       height: int(512, 16, 4096, 'Height in pixels'),

@@ -20,10 +20,10 @@ export const depict3dOps = [
       'A V2000 molblock with 3D coordinates and without hydrogens: openchemlib ConformerGenerator (fixed seed, so ' +
       'the same input always gives the same coordinates) refined with the MMFF94s+ force field. Every answer is ' +
       'checked by reading it back with RDKit: stereocentres and double bonds the input specifies keep their ' +
-      `configuration. Inputs above ${CAP} heavy atoms are refused (422). The only toolkit is openchemlib ` +
-      '(the upstream values rdkit and openbabel are not accepted: this service has neither embedding).',
+      `configuration. Inputs above ${CAP} heavy atoms are refused (422). \`toolkit=openbabel\`: Open Babel's make3D ` +
+      '(random conformer search, hydrogens removed), as the original; rdkit is not accepted (no RDKit embedding here).',
     tag: 'convert',
-    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib'] as const) }),
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel'] as const) }),
     output: 'text/plain',
     mode: 'quick',
     task: 'generate_3d_coordinates',

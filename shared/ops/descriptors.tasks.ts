@@ -58,18 +58,25 @@ export function describe(rdkit: RDKit, smiles: string): CoconutDescriptors {
   return withMol(rdkit, smiles, (mol) => coconutDescriptors(rdkit, mol, tables, plugins, new MolView(rdkit, mol, plain)));
 }
 
+/** toolkit=cdk is answered by the CDK sidecar (shared/toolkits), never silently by RDKit. */
+function rdkitOnly(toolkit: string): void {
+  if (toolkit !== 'rdkit') throw new AppError(503, `toolkit=${toolkit} is not served by this process (no toolkit sidecars attached to its pool)`, 'toolkit_failed');
+}
+
 export const descriptorsTasks = {
   generate_nplikeness_score(args: { smiles: string }, { rdkit }) {
     return withMol(rdkit, args.smiles, (mol) => pyRound(npLikeness(rdkit, mol, npModel()).score, 2));
   },
 
-  generate_descriptors(args: { smiles: string; format: 'json' | 'html'; toolkit: 'rdkit' }, { rdkit }) {
+  generate_descriptors(args: { smiles: string; format: 'json' | 'html'; toolkit: 'rdkit' | 'cdk' }, { rdkit }) {
+    rdkitOnly(args.toolkit);
     const values = describe(rdkit, args.smiles);
     if (args.format === 'html') return { mediaType: 'text/html', body: descriptorsHtml(values) } satisfies MediaResult;
     return values;
   },
 
-  generate_multiple_descriptors(args: { smiles: string; toolkit: 'rdkit' }, { rdkit }) {
+  generate_multiple_descriptors(args: { smiles: string; toolkit: 'rdkit' | 'cdk' }, { rdkit }) {
+    rdkitOnly(args.toolkit);
     const items = args.smiles
       .split(',')
       .map((s) => s.trim())

@@ -72,12 +72,14 @@ export const descriptorsOps = [
       'formal_charge, fractioncsp3, number_of_minimal_rings, van_der_waals_volume (Zhao, Abraham & Zissimos 2003 ' +
       'atom and bond contributions, deterministic; null for elements the method does not cover), linear_sugars, ' +
       'circular_sugars, murcko_framework (RDKit Bemis-Murcko, "None" without rings), nplikeness, molecular_formula. ' +
-      '`format=html` answers a readable table instead of JSON. Only the RDKit toolkit is available.',
+      '`format=html` answers a readable table instead of JSON. `toolkit=cdk`: the CDK definitions of the original ' +
+      '(CDK\'s descriptors, Murcko framework and formula; its upstream quirks kept: donors = acceptors, qed "None"), ' +
+      'with the same sugar flags and NP-likeness as rdkit (docs/toolkits.md).',
     tag: 'chem',
     args: z.object({
       smiles: smiles(),
       format: z.enum(['json', 'html']).default('json').describe('Response format: json or html'),
-      toolkit: toolkit(['rdkit'] as const),
+      toolkit: toolkit(['rdkit', 'cdk'] as const),
     }),
     output: 'application/json',
     mode: 'quick',
@@ -95,7 +97,7 @@ export const descriptorsOps = [
     tag: 'chem',
     args: z.object({
       smiles: z.string().min(1).max(100_000).describe('Comma-separated SMILES, at least two'),
-      toolkit: toolkit(['rdkit'] as const),
+      toolkit: toolkit(['rdkit', 'cdk'] as const),
     }),
     output: 'application/json',
     mode: 'quick',

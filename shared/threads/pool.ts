@@ -183,6 +183,13 @@ export class ChemPool {
     this.local.set(task, fn);
   }
 
+  private router?: (task: string, args: unknown) => LocalTask | undefined;
+
+  /** Sends some calls, chosen by task and arguments, to a local function instead (toolkit sidecars: shared/toolkits). */
+  route(fn: (task: string, args: unknown) => LocalTask | undefined): void {
+    this.router = fn;
+  }
+
   private runLocal(fn: LocalTask, task: string, args: unknown, hooks: RunHooks): TaskRun {
     const controller = new AbortController();
     const stop = (e: AppError) => controller.abort(e);
@@ -216,7 +223,7 @@ export class ChemPool {
    * thread is replaced), 500 when the thread died (the pool replaces it).
    */
   run(task: string, args: unknown, hooks: RunHooks): TaskRun {
-    const local = this.local.get(task);
+    const local = this.local.get(task) ?? this.router?.(task, args);
     if (local) return this.runLocal(local, task, args, hooks);
     this.seq = this.seq >= 0x7fffffff ? 1 : this.seq + 1;
     const seq = this.seq;

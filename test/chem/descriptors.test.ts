@@ -160,10 +160,11 @@ t.test('multiple descriptors', async (t) => {
   });
 });
 
-t.test('arguments: only the rdkit toolkit, json or html', async (t) => {
+t.test('arguments: the rdkit (default) or cdk toolkit (shared/toolkits), json or html', async (t) => {
   const op = descriptorsOps.find((o) => o.name === 'generate_descriptors')!;
   t.equal(op.args.safeParse({ smiles: 'C' }).success, true);
-  const bad = op.args.safeParse({ smiles: 'C', toolkit: 'cdk' });
+  t.equal(op.args.safeParse({ smiles: 'C', toolkit: 'cdk' }).success, true);
+  const bad = op.args.safeParse({ smiles: 'C', toolkit: 'openbabel' });
   t.equal(bad.success, false);
   t.match(JSON.stringify(bad.error?.issues), /rdkit/);
   t.equal(op.args.safeParse({ smiles: 'C', format: 'png' }).success, false);

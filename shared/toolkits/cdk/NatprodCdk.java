@@ -1,0 +1,137 @@
+import java.io.*;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+import javax.vecmath.Point2d;
+import java.awt.Color;
+import org.openscience.cdk.CDK;
+import org.openscience.cdk.CDKConstants;
+import org.openscience.cdk.aromaticity.Aromaticity;
+import org.openscience.cdk.aromaticity.ElectronDonation;
+import org.openscience.cdk.depict.DepictionGenerator;
+import org.openscience.cdk.fragment.MurckoFragmenter;
+import org.openscience.cdk.geometry.GeometryUtil;
+import org.openscience.cdk.graph.Cycles;
+import org.openscience.cdk.interfaces.*;
+import org.openscience.cdk.io.MDLV2000Writer;
+import org.openscience.cdk.isomorphism.Pattern;
+import org.openscience.cdk.layout.StructureDiagramGenerator;
+import org.openscience.cdk.qsar.descriptors.molecular.*;
+import org.openscience.cdk.qsar.result.*;
+import org.openscience.cdk.renderer.color.CDK2DAtomColors;
+import org.openscience.cdk.renderer.color.UniColor;
+import org.openscience.cdk.renderer.generators.standard.StandardGenerator;
+import org.openscience.cdk.silent.SilentChemObjectBuilder;
+import org.openscience.cdk.smarts.SmartsPattern;
+import org.openscience.cdk.smiles.SmiFlavor;
+import org.openscience.cdk.smiles.SmilesGenerator;
+import org.openscience.cdk.smiles.SmilesParser;
+import org.openscience.cdk.tools.HOSECodeGenerator;
+import org.openscience.cdk.tools.manipulator.AtomContainerManipulator;
+import org.openscience.cdk.tools.manipulator.MolecularFormulaManipulator;
+
+/**
+ * natprod's CDK sidecar (shared/toolkits/cdk.ts). One JSON object per line in, one per line out:
+ *   in:  {"id":"7","op":"canonical_smiles","smiles":"CCO", ...op arguments}
+ *   out: {"id":"7","ok":true,"value":...} or {"id":"7","ok":false,"kind":"invalid_input","message":"..."}
+ * The first line written is {"ready":true,"version":"CDK 2.8"}. Every request gets exactly one
+ * answer with its id, whatever CDK throws (a Throwable is a failure line, never a dead process).
+ * The calls follow the original service's CDK wrapper: parse, lay out with CDK's SDG, then write.
+ */
+public final class NatprodCdk {
+  static final IChemObjectBuilder BUILDER = SilentChemObjectBuilder.getInstance();
+
+  public static void main(String[] args) throws IOException {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "UTF-8");
+    // Libraries must not write to our stdout: the protocol owns it.
+    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+    answer(out, "{\"ready\":true,\"version\":" + str("CDK " + CDK.getVersion()) + "}");
+    String line;
+    while ((line = in.readLine()) != null) {
+      if (line.isBlank()) continue;
+      String id = "";
+      try {
+        Map<String, Object> req = Json.parse(line);
+        id = String.valueOf(req.getOrDefault("id", ""));
+        Object value = run(req);
+        answer(out, "{\"id\":" + str(id) + ",\"ok\":true,\"value\":" + Json.write(value) + "}");
+      } catch (BadInput e) {
+        answer(out, fail(id, "invalid_input", e.getMessage()));
+      } catch (Throwable e) {
+        answer(out, fail(id, "error", e.getClass().getSimpleName() + ": " + e.getMessage()));
+      }
+    }
+  }
+
+  static void answer(PrintStream out, String line) {
+    out.print(line);
+    out.print('\n');
+    out.flush();
+  }
+
+  static String fail(String id, String kind, String message) {
+    return "{\"id\":" + str(id) + ",\"ok\":false,\"kind\":" + str(kind) + ",\"message\":" + str(String.valueOf(message)) + "}";
+  }
+
+  static String str(String s) {
+    return Json.write(s);
+  }
+
+  static final class BadInput extends Exception {
+    BadInput(String m) { super(m); }
+  }
+
+  static Object run(Map<String, Object> req) throws Exception {
+    String op = String.valueOf(req.get("op"));
+    if (op.equals("ping")) return "pong";
+    if (op.equals("sleep")) { Thread.sleep(((Number) req.get("ms")).longValue()); return "slept"; }
+    IAtomContainer mol = parse((String) req.get("smiles"));
+    switch (op) {
+      case "canonical_smiles": return new SmilesGenerator(SmiFlavor.Absolute).create(layout(mol));
+      case "cxsmiles": return new SmilesGenerator(SmiFlavor.Absolute | SmiFlavor.CxSmilesWithCoords).create(layout(mol));
+      case "mol2d": return molblock(layout(mol));
+      case "descriptors": return CdkDescriptors.of(layout(mol), (String) req.get("smiles"));
+      case "hose": return hose(mol, ((Number) req.get("spheres")).intValue(), Boolean.TRUE.equals(req.get("ringsize")));
+      case "depict": return CdkDepict.svg(layout(mol), req);
+      default: throw new BadInput("unknown operation " + op);
+    }
+  }
+
+  static IAtomContainer parse(String smiles) throws BadInput {
+    if (smiles == null || smiles.isBlank()) throw new BadInput("empty SMILES");
+    try {
+      return new SmilesParser(BUILDER).parseSmiles(smiles.trim());
+    } catch (Exception e) {
+      throw new BadInput("CDK could not read the SMILES: " + e.getMessage());
+    }
+  }
+
+  static IAtomContainer layout(IAtomContainer mol) throws Exception {
+    StructureDiagramGenerator sdg = new StructureDiagramGenerator();
+    sdg.generateCoordinates(mol);
+    return mol;
+  }
+
+  /** V2000 molblock as the original writes it (SDF writer, record separator removed). */
+  static String molblock(IAtomContainer mol) throws Exception {
+    StringWriter sw = new StringWriter();
+    try (MDLV2000Writer w = new MDLV2000Writer(sw)) {
+      w.write(mol);
+    }
+    return sw.toString();
+  }
+
+  static List<String> hose(IAtomContainer mol, int spheres, boolean ringsize) throws Exception {
+    HOSECodeGenerator gen = new HOSECodeGenerator();
+    List<String> codes = new ArrayList<>();
+    for (IAtom atom : mol.atoms()) codes.add(gen.getHOSECode(mol, atom, spheres, ringsize));
+    return codes;
+  }
+
+  /** Python's "{:.Nf}".format(x): round the exact binary value half-even. */
+  static BigDecimal round(double x, int places) {
+    return new BigDecimal(x).setScale(places, RoundingMode.HALF_EVEN);
+  }
+}

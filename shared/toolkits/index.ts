@@ -1,0 +1,130 @@
+/**
+ * The CDK and Open Babel toolkits of one process: the process that runs chemistry (a worker, or
+ * the api with the inline runner) builds one `Toolkits` in its composition root, attaches it to
+ * its pool (tasks whose `toolkit` argument names a sidecar's toolkit go to the sidecar instead of
+ * an RDKit thread: routes.ts), reports `health()` and closes it at shutdown. Each sidecar starts
+ * at its first call and stops when idle (sidecar.ts). docs/toolkits.md tells the whole story.
+ */
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import type { LocalTask } from '../threads/pool.ts';
+import { Sidecar, SidecarError } from './sidecar.ts';
+import { routeOf, type RdkitCall } from './routes.ts';
+import {
+  BRIDGE_CLASS, compileCdkBridge, INSTALL_HINT, JVM_OPTIONS, locateCdk, locateOpenBabel, OPENBABEL_SCRIPT,
+  type CdkSetup, type OpenBabelSetup, type ToolkitName,
+} from './setup.ts';
+import { delimiter } from 'node:path';
+
+export type ToolkitConfig = Pick<Config, 'CDK_JARS' | 'CDK_JAVA' | 'OPENBABEL_PYTHON' | 'TOOLKIT_TIMEOUT_MS' | 'TOOLKIT_IDLE_MS' | 'TOOLKIT_QUEUE'>;
+
+export const TOOLKIT_LABEL: Record<ToolkitName, string> = { cdk: 'CDK', openbabel: 'Open Babel' };
+
+export interface ToolkitHealth {
+  available: boolean;
+  /** `running` (its process is up), `idle` (starts at the next call), `failed` (its last start failed), `not installed`, `disabled`. */
+  state: 'running' | 'idle' | 'failed' | 'not installed' | 'disabled';
+  version: string | null;
+  reason?: string;
+  install?: string;
+  stats?: { starts: number; answered: number; timeouts: number; deaths: number };
+}
+
+/** What the pool offers the toolkits: a route hook and RDKit tasks. */
+export interface RoutablePool {
+  route(fn: (task: string, args: unknown) => LocalTask | undefined): void;
+  run(task: string, args: unknown, hooks: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** CDK's SMILES writer needs cdk-inchi for canonical isomeric SMILES; Debian builds CDK without it. */
+const NO_CDK_INCHI = /cdk-inchi module is not loaded/;
+
+export class Toolkits {
+  private readonly sidecars: Partial<Record<ToolkitName, Sidecar>> = {};
+  private readonly cdk: CdkSetup;
+  private readonly openbabel: OpenBabelSetup;
+
+  constructor(readonly config: ToolkitConfig, env: NodeJS.ProcessEnv = process.env) {
+    this.cdk = locateCdk({ CDK_JARS: config.CDK_JARS, CDK_JAVA: config.CDK_JAVA, JAVA_HOME: env.JAVA_HOME, PATH: env.PATH });
+    this.openbabel = locateOpenBabel({ OPENBABEL_PYTHON: config.OPENBABEL_PYTHON, PATH: env.PATH });
+  }
+
+  /** Route the pool's toolkit calls here; `rdkitTimeoutMs` bounds the RDKit tasks a route adds. */
+  attach(pool: RoutablePool): this {
+    pool.route((task, args) => {
+      const hit = routeOf(task, args);
+      if (!hit) return undefined;
+      return (a, signal) => {
+        const rdkit: RdkitCall = (t, x) => pool.run(t, x, { timeoutMs: this.config.TOOLKIT_TIMEOUT_MS * 2, signal });
+        return hit.route.run(hit.toolkit, a as Record<string, unknown>, (tk, req) => this.call(tk, req), rdkit);
+      };
+    });
+    return this;
+  }
+
+  /** The sidecar (started on first use) of a toolkit, or the 422 saying what to install. */
+  sidecar(toolkit: ToolkitName): Sidecar {
+    const existing = this.sidecars[toolkit];
+    if (existing) return existing;
+    const setup = toolkit === 'cdk' ? this.cdk : this.openbabel;
+    if (!setup.ok) {
+      throw new AppError(422, `toolkit=${toolkit} is not available here: ${setup.problem}${setup.disabled ? '' : `; ${INSTALL_HINT[toolkit]}`}`, 'toolkit_unavailable');
+    }
+    const c = this.config;
+    const command =
+      toolkit === 'cdk'
+        ? async () => {
+            const jars = this.cdk.jars!;
+            const classes = await compileCdkBridge(this.cdk.java!, jars);
+            return { file: this.cdk.java!, args: [...JVM_OPTIONS, '-cp', [classes, ...jars].join(delimiter), BRIDGE_CLASS] };
+          }
+        : async () => ({ file: this.openbabel.python!, args: ['-u', OPENBABEL_SCRIPT], env: { ...process.env, NATPROD_SIDECAR_MEMORY_MB: '2048' } });
+    const s = new Sidecar({ name: TOOLKIT_LABEL[toolkit], command, timeoutMs: c.TOOLKIT_TIMEOUT_MS, idleMs: c.TOOLKIT_IDLE_MS, maxQueue: c.TOOLKIT_QUEUE, maxInFlight: 4 });
+    this.sidecars[toolkit] = s;
+    return s;
+  }
+
+  /** One request to a toolkit; answers its value or throws the AppError a client sees. */
+  async call(toolkit: ToolkitName, request: Record<string, unknown>): Promise<unknown> {
+    const label = `${TOOLKIT_LABEL[toolkit]} (toolkit=${toolkit})`;
+    let answer;
+    try {
+      answer = await this.sidecar(toolkit).call(request);
+    } catch (e) {
+      if (!(e instanceof SidecarError)) throw e;
+      if (e.kind === 'timeout') throw new AppError(504, `${label}: ${e.message}`, 'timeout');
+      throw new AppError(503, `${label} is unavailable: ${e.message}`, 'toolkit_failed');
+    }
+    if (answer.ok) return answer.value;
+    if (NO_CDK_INCHI.test(answer.message)) {
+      throw new AppError(
+        422,
+        `${label} cannot write canonical isomeric SMILES here: CDK numbers atoms with its InChI module (cdk-inchi), which Debian's libcdk-java is built without. ` +
+          'Add cdk-inchi-2.8.jar and its jna-inchi jars to the CDK_JARS directory, or use toolkit=rdkit or toolkit=openbabel (docs/toolkits.md).',
+        'toolkit_unsupported',
+      );
+    }
+    const what = answer.kind === 'invalid_input' ? answer.message : `${TOOLKIT_LABEL[toolkit]} failed on this input: ${answer.message}`;
+    throw new AppError(422, what, 'invalid_input');
+  }
+
+  health(): Record<ToolkitName, ToolkitHealth> {
+    const one = (toolkit: ToolkitName): ToolkitHealth => {
+      const setup = toolkit === 'cdk' ? this.cdk : this.openbabel;
+      if (!setup.ok) {
+        return { available: false, state: setup.disabled ? 'disabled' : 'not installed', version: null, reason: setup.problem, ...(setup.disabled ? {} : { install: INSTALL_HINT[toolkit] }) };
+      }
+      const s = this.sidecars[toolkit];
+      const version = s?.version ?? setup.version ?? null;
+      if (s?.startFailure && !s.running) return { available: false, state: 'failed', version, reason: s.startFailure.message, install: INSTALL_HINT[toolkit], stats: { ...s.stats } };
+      return { available: true, state: s?.running ? 'running' : 'idle', version, ...(s ? { stats: { ...s.stats } } : {}) };
+    };
+    return { cdk: one('cdk'), openbabel: one('openbabel') };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.sidecars).map((s) => s.close()));
+  }
+}
+
+export { locateCdk, locateOpenBabel, INSTALL_HINT, type ToolkitName } from './setup.ts';

@@ -1,0 +1,92 @@
+/**
+ * Which tasks a toolkit sidecar answers, and how its answer becomes the operation's. A task whose
+ * arguments say `toolkit: 'cdk' | 'openbabel'` and which is listed here runs in the sidecar
+ * instead of on an RDKit thread (ChemPool.route, installed by Toolkits.attach). The registry's
+ * `toolkit` enums decide which toolkits an operation accepts: anything else is a 422 there.
+ */
+import { AppError } from '../errors.ts';
+import { descriptorsHtml } from '../chem/descriptors/html.ts';
+import type { DescriptorValue } from '../chem/descriptors/descriptors.ts';
+import type { ToolkitName } from './setup.ts';
+
+/** One call into a toolkit's sidecar: its op and arguments; answers the value or throws AppError. */
+export type ToolkitCall = (toolkit: ToolkitName, request: Record<string, unknown>) => Promise<unknown>;
+/** An RDKit task on the pool's threads (for the descriptor keys the original computes the same way whatever the toolkit). */
+export type RdkitCall = (task: string, args: Record<string, unknown>) => Promise<unknown>;
+
+interface Route {
+  toolkits: readonly ToolkitName[];
+  run(toolkit: ToolkitName, args: Record<string, unknown>, call: ToolkitCall, rdkit: RdkitCall): Promise<unknown>;
+}
+
+const simple = (toolkits: readonly ToolkitName[], op: string): Route => ({
+  toolkits,
+  run: (toolkit, a, call) => call(toolkit, { op, smiles: a.smiles }),
+});
+
+/** Keys of the COCONUT set the original takes from one place whatever the toolkit: its sugar utility and RDKit's NP-likeness. */
+const SHARED_KEYS = ['linear_sugars', 'circular_sugars', 'nplikeness'] as const;
+const ORDER = [
+  'atom_count', 'heavy_atom_count', 'molecular_weight', 'exact_molecular_weight', 'alogp', 'rotatable_bond_count',
+  'topological_polar_surface_area', 'hydrogen_bond_acceptors', 'hydrogen_bond_donors', 'hydrogen_bond_acceptors_lipinski',
+  'hydrogen_bond_donors_lipinski', 'lipinski_rule_of_five_violations', 'aromatic_rings_count', 'qed_drug_likeliness',
+  'formal_charge', 'fractioncsp3', 'number_of_minimal_rings', 'van_der_waals_volume', 'linear_sugars', 'circular_sugars',
+  'murcko_framework', 'nplikeness', 'molecular_formula',
+];
+
+/** CDK's descriptor set (the sidecar) with the sugar flags and NP-likeness natprod computes for every toolkit. */
+async function cdkDescriptors(smiles: string, call: ToolkitCall, rdkit: RdkitCall): Promise<Record<string, DescriptorValue>> {
+  const [cdk, shared] = await Promise.all([
+    call('cdk', { op: 'descriptors', smiles }) as Promise<Record<string, DescriptorValue>>,
+    rdkit('generate_descriptors', { smiles, format: 'json', toolkit: 'rdkit' }) as Promise<Record<string, DescriptorValue>>,
+  ]);
+  const out: Record<string, DescriptorValue> = {};
+  for (const k of ORDER) out[k] = (SHARED_KEYS as readonly string[]).includes(k) ? shared[k] : cdk[k];
+  return out;
+}
+
+export const ROUTES: Record<string, Route> = {
+  generate_canonical_smiles: simple(['cdk', 'openbabel'], 'canonical_smiles'),
+  generate_cxsmiles: simple(['cdk'], 'cxsmiles'),
+  generate_2d_coordinates: simple(['cdk', 'openbabel'], 'mol2d'),
+  generate_3d_coordinates: simple(['openbabel'], 'mol3d'),
+  generate_inchi: simple(['openbabel'], 'inchi'),
+  generate_inchikey: simple(['openbabel'], 'inchikey'),
+  generate_formats: simple(['openbabel'], 'formats'),
+  generate_descriptors: {
+    toolkits: ['cdk'],
+    async run(_t, a, call, rdkit) {
+      const values = await cdkDescriptors(String(a.smiles), call, rdkit);
+      return a.format === 'html' ? { mediaType: 'text/html', body: descriptorsHtml(values) } : values;
+    },
+  },
+  generate_multiple_descriptors: {
+    toolkits: ['cdk'],
+    async run(_t, a, call, rdkit) {
+      const items = String(a.smiles).split(',').map((s) => s.trim()).filter((s) => s !== '');
+      if (items.length < 2) throw new AppError(422, 'At least two molecules are required.', 'invalid_input');
+      const unique = [...new Set(items)];
+      const values = await Promise.all(unique.map((s) => cdkDescriptors(s, call, rdkit)));
+      return Object.fromEntries(unique.map((s, i) => [s, values[i]]));
+    },
+  },
+  generate_2d_depiction: {
+    toolkits: ['cdk'],
+    run(_t, a, call) {
+      if (a.format === 'png') throw new AppError(422, 'toolkit=cdk draws SVG only (format=svg); use toolkit=rdkit for PNG', 'invalid_input');
+      const { smiles, width, height, rotate, CIP, unicolor, highlight } = a;
+      return call('cdk', { op: 'depict', smiles, width, height, rotate, CIP, unicolor, highlight });
+    },
+  },
+};
+
+/** The route of a task for the toolkit its arguments name, if a sidecar answers it. */
+export function routeOf(task: string, args: unknown): { toolkit: ToolkitName; route: Route } | undefined {
+  const toolkit = (args as { toolkit?: unknown } | null)?.toolkit;
+  if (toolkit !== 'cdk' && toolkit !== 'openbabel') return undefined;
+  const route = ROUTES[task];
+  return route?.toolkits.includes(toolkit) ? { toolkit, route } : undefined;
+}
+
+/** Toolkits each operation accepts besides RDKit (for docs and tests). */
+export const toolkitsOf = (task: string): readonly ToolkitName[] => ROUTES[task]?.toolkits ?? [];

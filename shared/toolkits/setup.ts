@@ -1,0 +1,173 @@
+/**
+ * Where the toolkits are, what to spawn for each sidecar, and what to install when one is missing.
+ * `locate*` only look at files (so /health can call them freely); `cdkCommand` compiles the CDK
+ * bridge (shared/toolkits/cdk/*.java) at its first start, with the compiler inside the Java
+ * runtime, and caches the classes by source, jars and java binary (as the OPSIN bridge does).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type ToolkitName = 'cdk' | 'openbabel';
+
+export const INSTALL_HINT: Record<ToolkitName, string> = {
+  cdk: 'install a Java runtime and the CDK: on Debian/Ubuntu `apt-get install default-jre-headless libcdk-java`; elsewhere set CDK_JARS to a directory of CDK 2.8 jars and their dependencies, and CDK_JAVA to a java binary if java is not on PATH',
+  openbabel: 'install Open Babel for Python: on Debian/Ubuntu `apt-get install python3-openbabel`; elsewhere set OPENBABEL_PYTHON to a python with the openbabel module',
+};
+
+export interface ToolkitEnv {
+  CDK_JARS?: string;
+  CDK_JAVA?: string;
+  OPENBABEL_PYTHON?: string;
+  JAVA_HOME?: string;
+  PATH?: string;
+}
+
+export interface Located {
+  ok: boolean;
+  disabled?: boolean;
+  /** Why it cannot run. */
+  problem?: string;
+  /** The version the files say (the running sidecar reports its own). */
+  version?: string;
+}
+export interface CdkSetup extends Located { java?: string; jars?: string[] }
+export interface OpenBabelSetup extends Located { python?: string }
+
+const OFF = new Set(['off', 'none', 'false', '0']);
+const DEBIAN_JAVA_DIR = '/usr/share/java';
+/** Beyond the CDK modules: the libraries they load (Debian's libbeam-java, libvecmath-java, libguava-java). */
+const CDK_DEPENDENCIES = ['beam-core', 'beam-func', 'vecmath', 'guava'];
+const BRIDGE_DIR = fileURLToPath(new URL('./cdk/', import.meta.url));
+export const BRIDGE_CLASS = 'NatprodCdk';
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function findExecutable(command: string, pathVar = ''): string | null {
+  if (command.includes('/')) return executable(command) ? command : null;
+  for (const dir of pathVar.split(delimiter)) if (dir && executable(join(dir, command))) return join(dir, command);
+  return null;
+}
+
+export function locateCdk(env: ToolkitEnv = process.env): CdkSetup {
+  const jarVar = env.CDK_JARS?.trim();
+  if (jarVar && OFF.has(jarVar.toLowerCase())) return { ok: false, disabled: true, problem: 'CDK is disabled (CDK_JARS=off)' };
+  const javaVar = env.CDK_JAVA?.trim();
+  const java = javaVar ? findExecutable(javaVar, env.PATH) : (env.JAVA_HOME && findExecutable(join(env.JAVA_HOME, 'bin', 'java'))) || findExecutable('java', env.PATH);
+  const dir = jarVar || DEBIAN_JAVA_DIR;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    /* reported below */
+  }
+  // One jar per module: the unversioned links Debian installs, else the versioned files.
+  const cdk = names.filter((n) => /^cdk-[a-z0-9]+\.jar$/.test(n) && !/^cdk-(slf4j|log4j)\.jar$/.test(n));
+  const versioned = names.find((n) => /^cdk-core-[\d.]+\.jar$/.test(n));
+  const deps = CDK_DEPENDENCIES.map((d) => names.find((n) => n === `${d}.jar`) ?? names.find((n) => n.startsWith(`${d}-`) && n.endsWith('.jar')));
+  const problems: string[] = [];
+  if (!java) problems.push(javaVar ? `CDK_JAVA=${javaVar} is not an executable` : 'no Java runtime found (CDK_JAVA, $JAVA_HOME/bin/java or java on PATH)');
+  if (!cdk.includes('cdk-core.jar') && !versioned) problems.push(`no CDK jars in ${dir}`);
+  else if (deps.some((d) => !d)) problems.push(`missing in ${dir}: ${CDK_DEPENDENCIES.filter((_, i) => !deps[i]).join(', ')}`);
+  const jars = [...(cdk.length ? cdk : names.filter((n) => /^cdk-[a-z0-9]+-[\d.]+\.jar$/.test(n) && !/slf4j|log4j/.test(n))), ...deps.filter((d): d is string => !!d)].map((n) => join(dir, n));
+  return {
+    ok: problems.length === 0,
+    ...(problems.length ? { problem: problems.join('; ') } : {}),
+    ...(java ? { java } : {}),
+    jars,
+    ...(versioned ? { version: `CDK ${versioned.slice(9, -4)}` } : {}),
+  };
+}
+
+/** Debian's python3-openbabel lives in the system python, not in a pyenv or venv one first on PATH. */
+const PYTHONS = ['/usr/bin/python3', 'python3'];
+const DEBIAN_MODULE = '/usr/lib/python3/dist-packages/openbabel/__init__.py';
+
+export function locateOpenBabel(env: ToolkitEnv = process.env): OpenBabelSetup {
+  const v = env.OPENBABEL_PYTHON?.trim();
+  if (v && OFF.has(v.toLowerCase())) return { ok: false, disabled: true, problem: 'Open Babel is disabled (OPENBABEL_PYTHON=off)' };
+  if (v) {
+    const python = findExecutable(v, env.PATH);
+    return python ? { ok: true, python } : { ok: false, problem: `OPENBABEL_PYTHON=${v} is not an executable` };
+  }
+  const python = PYTHONS.map((p) => findExecutable(p, env.PATH)).find(Boolean);
+  if (!python) return { ok: false, problem: 'no python3 found' };
+  if (python.startsWith('/usr/bin/') && !existsSync(DEBIAN_MODULE)) return { ok: false, python, problem: `the openbabel module is not installed (${DEBIAN_MODULE})` };
+  let version: string | undefined;
+  try {
+    version = readdirSync('/usr/lib/x86_64-linux-gnu/openbabel').find((n) => /^\d+\.\d+\.\d+$/.test(n));
+  } catch {
+    /* another architecture: the sidecar says its version */
+  }
+  return { ok: true, python, ...(version ? { version: `Open Babel ${version}` } : {}) };
+}
+
+export const OPENBABEL_SCRIPT = fileURLToPath(new URL('./openbabel/natprod_openbabel.py', import.meta.url));
+
+/** JVM flags: one small serial heap, C1 only, no perf-data files (as the OPSIN JVM). */
+export const JVM_OPTIONS = ['-XX:+UseSerialGC', '-Xmx512m', '-Xss16m', '-XX:TieredStopAtLevel=1', '-XX:ReservedCodeCacheSize=48m', '-XX:-UsePerfData', '-Djava.awt.headless=true', '-Dfile.encoding=UTF-8'];
+
+function run(file: string, args: string[], timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (d: Buffer) => (output = (output + d.toString()).slice(-4000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => (clearTimeout(timer), reject(e)));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${file} failed (${signal ?? `exit ${code}`}): ${output.trim()}`));
+    });
+  });
+}
+
+const ownDirectory = (d: string) => {
+  try {
+    const s = statSync(d);
+    return s.isDirectory() && (typeof process.getuid !== 'function' || s.uid === process.getuid()) && (s.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+};
+
+/** The directory of the compiled CDK bridge, compiled now if needed. */
+export async function compileCdkBridge(java: string, jars: string[], cacheRoot = tmpdir(), timeoutMs = 120_000): Promise<string> {
+  const sources = readdirSync(BRIDGE_DIR).filter((n) => n.endsWith('.java')).sort().map((n) => join(BRIDGE_DIR, n));
+  const hash = createHash('sha256');
+  for (const s of sources) hash.update(readFileSync(s));
+  const key = hash.update(`\0${jars.join(delimiter)}\0${java}`).digest('hex').slice(0, 16);
+  const dir = join(cacheRoot, `natprod-cdk-${key}`);
+  const compiled = (d: string) => ownDirectory(d) && existsSync(join(d, `${BRIDGE_CLASS}.class`));
+  if (compiled(dir)) return dir;
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  try {
+    await run(java, ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '-encoding', 'UTF-8', '-nowarn', '-cp', jars.join(delimiter), '-d', tmp, ...sources], timeoutMs);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`cannot compile the CDK bridge: ${(e as Error).message}`);
+  }
+  try {
+    renameSync(tmp, dir);
+  } catch {
+    if (compiled(dir)) {
+      rmSync(tmp, { recursive: true, force: true });
+      return dir;
+    }
+    return tmp;
+  }
+  return dir;
+}
