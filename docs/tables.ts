@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { OPERATIONS } from '../shared/ops/index.ts';
 import { fieldsTables } from '../api/catalog/schema/docs.ts';
 import { SCHEMAS } from '../api/catalog/schema/resources.ts';
+import { MCP_DOC, renderMcpDoc } from '../api/mcp/tools-doc.ts';
 
 export const README = new URL('../README.md', import.meta.url);
 const DOCS = new URL('./', import.meta.url);
@@ -85,7 +86,7 @@ export function renderTaskFamilies(): string {
 
 /** Every file with generated parts, as it is and as the registry would write it. */
 export function generatedFiles(): { file: URL; before: string; after: string }[] {
-  const files: [URL, (text: string) => string][] = [[README, renderReadme], [PACKAGE, renderPackage], ...docPages().map((f): [URL, (t: string) => string] => [f, f.href === CATALOG.href ? renderCatalog : renderCounts])];
+  const files: [URL, (text: string) => string][] = [[README, renderReadme], [PACKAGE, renderPackage], ...docPages().map((f): [URL, (t: string) => string] => [f, f.href === CATALOG.href ? renderCatalog : f.href === MCP_DOC.href ? (t) => renderMcpDoc(renderCounts(t)) : renderCounts])];
   files.push([TASK_FAMILIES, () => renderTaskFamilies()]);
   return files.map(([file, render]) => {
     const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
@@ -104,6 +105,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`${name} updated`);
     }
   }
-  if (stale.length === 0) console.log('the generated parts of README.md, docs/*.md (catalog fields tables included), package.json and shared/ops/task-families.ts are up to date');
+  if (stale.length === 0) console.log('the generated parts of README.md, docs/*.md (catalog fields and MCP tools tables included), package.json and shared/ops/task-families.ts are up to date');
   if (check && stale.length) process.exitCode = 1;
 }

@@ -11,6 +11,7 @@ import type { StructureSearch } from '../catalog/structure/structure.ts';
 import { HttpError, ValidationError } from '../catalog/schema/types.ts';
 import { searchAnswer } from '../catalog/structure/routes.ts';
 import type { CatalogTool } from './catalog-tools.ts';
+import { jsonResult } from './structured.ts';
 
 export const SEARCH_CATALOG = 'search_catalog';
 
@@ -57,8 +58,14 @@ export function catalogFailure(e: unknown): { status: number; body: Record<strin
   return { status: 500, body: { message: 'Server Error' } };
 }
 
-/** A JSON answer as one text content, pretty-printed (as the registry tools answer). */
-export const json = (value: unknown): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] });
+/**
+ * The URL of `POST /api/search` on the caller's base, where COCONUT-form answers put their page
+ * links (as the route writes them); relative without a context (direct calls in tests).
+ */
+export const searchUrl = (context: { baseUrl: string; prefix: string } | undefined) => (context ? `${context.baseUrl}${context.prefix}/api/search` : '/api/search');
+
+/** A JSON answer: one text content, pretty-printed (as the registry tools answer), and the object as structured content. */
+export const json = (value: unknown): CallToolResult => jsonResult(value, false);
 
 /** A failure of `tool` as the REST route would have answered it: status and body in the text. */
 export function failure(tool: string, status: number, body: unknown): CallToolResult {

@@ -3,7 +3,8 @@
  * catalog (its StructureSearch): each is a JSON-schema `tool` and a `call` that runs the code of
  * the matching REST route, so both answer the same. A failure is an `isError` result carrying
  * the status and body that route would have answered (catalogFailure in catalog-tool.ts).
- * A new catalog tool is one module exporting a CatalogTool and one line in CATALOG_TOOLS.
+ * A new catalog tool is one module exporting a CatalogTool and one line in CATALOG_TOOLS; its
+ * outputSchema is added here (structured.ts), and `json()` answers its structured content.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiContext } from '../../shared/ops/types.ts';
@@ -18,6 +19,8 @@ import { searchCoconutTool } from './coconut-tool.ts';
 import { exportMoleculesTool, exportStatusTool, type McpExports } from './export-tool.ts';
 import { submitReportTool } from './report-tool.ts';
 import type { CatalogUser } from '../catalog/schema/types.ts';
+import type { Progress } from './progress.ts';
+import { withCatalogOutput } from './structured.ts';
 
 export interface CatalogToolDeps {
   /** The caller's context: runner (rate-limited per client), config, store, base URL. */
@@ -31,6 +34,8 @@ export interface CatalogToolDeps {
   user?(): Promise<CatalogUser | undefined>;
   /** The export jobs of export_molecules (absent: exports are not offered, 404). */
   exports?: McpExports;
+  /** The call's progress notifications (a no-op unless the client sent a progressToken). */
+  progress?: Progress;
 }
 
 export interface CatalogTool {
@@ -46,6 +51,6 @@ export const CATALOG_TOOLS: readonly CatalogTool[] = [
   exportMoleculesTool,
   exportStatusTool,
   submitReportTool,
-];
+].map(withCatalogOutput);
 
 export const CATALOG_TOOLS_BY_NAME: ReadonlyMap<string, CatalogTool> = new Map(CATALOG_TOOLS.map((t) => [t.tool.name, t]));

@@ -7,7 +7,7 @@ import { COCONUT_TYPES, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX } from '../catalog
 import { coconutSearch } from '../catalog/coconut-search/search.ts';
 import { Errors } from '../catalog/schema/types.ts';
 import type { CatalogTool, CatalogToolDeps } from './catalog-tools.ts';
-import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
+import { json, READ_ONLY, searchUrl, toolFailure } from './catalog-tool.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ export async function searchCoconut(deps: CatalogToolDeps, args: Rec | undefined
     if (a.type === 'mass') e.add('type', `The selected type is invalid: use the tool search_mass for type mass.`);
     e.throwIfAny();
   }
-  return coconutSearch({ store: deps.structure.store, structure: deps.structure }, a, `${deps.context.baseUrl}${deps.context.prefix}/api/search`);
+  return coconutSearch({ store: deps.structure.store, structure: deps.structure }, a, searchUrl(deps.context));
 }
 
 export const searchCoconutTool: CatalogTool = {

@@ -103,6 +103,8 @@ export async function startExport(deps: CatalogToolDeps, user: CatalogUser, args
   const rec = await exports.jobs.submit({ format: plan.format, filename: exportFilename(plan.format), total: plan.total, userId: user.id }, (signal, onRows) =>
     exportText(plan, molblocks, { signal, onRows, molblocks3d }),
   );
+  // The job outlives the call: its one progress notification says it is under way, with its size.
+  deps.progress?.(0, plan.total, `export ${rec.id} ${rec.status}: poll it with ${EXPORT_STATUS}`);
   return { job_id: rec.id, status: rec.status, status_url: `${base(deps)}/api/exports/${rec.id}`, total: plan.total };
 }
 

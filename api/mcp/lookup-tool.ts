@@ -3,6 +3,7 @@
  * InChIKey (whole or first block), SMILES or name. It runs `lookup()` (api/catalog/lookup/), the
  * code of `POST /api/molecules/lookup`, with the same options, and answers its rows as JSON
  * (REST answers them as CSV). At most MCP_QUERIES_MAX queries a call; larger lists go to REST.
+ * A call with a progressToken is told how many queries are answered as the look-up goes.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_FIELDS } from '../catalog/export/format.ts';
@@ -53,7 +54,9 @@ export const lookupTool: CatalogTool = {
       const options = readOptions(a, e);
       e.throwIfAny();
       if (!queries.length) throw new HttpError(422, 'The list is empty: give at least one query.');
-      const rows = await lookup(queries, options, { store: deps.structure.store, inchikeys: runnerInchikeys(deps.context.runner) });
+      // Progress (with a progressToken): input rows answered, of the list's length.
+      const onProgress = (rows: number) => deps.progress?.(rows, queries.length, `${rows} of ${queries.length} queries answered`);
+      const rows = await lookup(queries, options, { store: deps.structure.store, inchikeys: runnerInchikeys(deps.context.runner), onProgress });
       return json({ rows });
     } catch (e) {
       return toolFailure(LOOKUP_MOLECULES, e);

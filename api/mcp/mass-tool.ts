@@ -9,7 +9,7 @@ import { ADDUCTS, DEFAULT_ADDUCTS } from '../catalog/derep/adducts.ts';
 import { DEFAULT_PPM, MAX_DA, MAX_MZ, MAX_MZ_VALUES, MAX_PPM } from '../catalog/derep/mass-search.ts';
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../catalog/coconut-search/request.ts';
 import { searchAnswer } from '../catalog/structure/routes.ts';
-import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
+import { json, READ_ONLY, searchUrl, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 
 export const SEARCH_MASS = 'search_mass';
@@ -58,7 +58,7 @@ export const searchMassTool: CatalogTool = {
   tool: SEARCH_MASS_TOOL,
   async call(deps, args): Promise<CallToolResult> {
     try {
-      const answer = await searchAnswer(deps.structure, { ...(args ?? {}), type: 'mass' }, '/api/search');
+      const answer = await searchAnswer(deps.structure, { ...(args ?? {}), type: 'mass' }, searchUrl(deps.context));
       return json(answer);
     } catch (e) {
       return toolFailure(SEARCH_MASS, e);

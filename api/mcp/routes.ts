@@ -2,7 +2,9 @@
  * MCP over HTTP: legacy SSE (`GET /mcp` + `POST /mcp/messages/?session_id=`) for clients such as
  * `mcp-remote --transport sse-only`, also at the paths the MCP Inspector and several desktop
  * clients assume (`GET /sse` + `POST /messages?sessionId=`), and stateless Streamable HTTP on
- * `POST /mcp` (a fresh server per request, so any api replica can answer any call).
+ * `POST /mcp` (a fresh server per request, so any api replica can answer any call). Streamable
+ * HTTP answers JSON, or an event stream when the call carries a progressToken (so that its
+ * progress notifications reach the client before the result).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -18,6 +20,15 @@ export interface McpRouteOptions extends Omit<McpOptions, 'context' | 'user' | '
   exports?: ExportOptions;
   /** Tool calls may carry an uploaded PDF base64-encoded. */
   bodyLimit: number;
+}
+
+/** Whether a POSTed JSON-RPC message (or batch) asks for progress (`params._meta.progressToken`). */
+export function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    const meta = (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
 }
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
@@ -73,7 +84,8 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions) {
   app.post('/mcp', { ...quick, bodyLimit: opts.bodyLimit }, async (req: FastifyRequest, reply: FastifyReply) => {
     hijack(reply);
     const server = serverFor(req);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // JSON answers, except for a call that asked for progress: its notifications need a stream.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(req.body) });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

@@ -10,7 +10,7 @@ import { coconutSearch } from '../catalog/coconut-search/search.ts';
 import { checkTaxon, MAX_TAXON_LENGTH } from '../catalog/taxonomy/taxon.ts';
 import type { StructureSearch } from '../catalog/structure/structure.ts';
 import { Errors } from '../catalog/schema/types.ts';
-import { json, READ_ONLY, toolFailure } from './catalog-tool.ts';
+import { json, READ_ONLY, searchUrl, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 
 export const SEARCH_TAXON = 'search_taxon';
@@ -43,7 +43,8 @@ export const SEARCH_TAXON_TOOL: Tool = {
   },
 };
 
-export async function callSearchTaxon(structure: StructureSearch, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+/** search_taxon's answer, its page links on `url` (POST /api/search on the caller's base). */
+export async function callSearchTaxon(structure: StructureSearch, args: Record<string, unknown> | undefined, url = searchUrl(undefined)): Promise<CallToolResult> {
   try {
     const a = args ?? {};
     const unknown = Object.keys(a).filter((k) => k !== 'taxon' && !(PASSED as readonly string[]).includes(k));
@@ -55,11 +56,11 @@ export async function callSearchTaxon(structure: StructureSearch, args: Record<s
     const taxon = checkTaxon(a.taxon, 'taxon');
     const body: Record<string, unknown> = { type: 'tags', tagType: 'taxon', query: taxon };
     for (const k of PASSED) if (a[k] !== undefined) body[k] = a[k];
-    const answer = await coconutSearch({ store: structure.store, structure }, body);
+    const answer = await coconutSearch({ store: structure.store, structure }, body, url);
     return json(answer);
   } catch (e) {
     return toolFailure(SEARCH_TAXON, e);
   }
 }
 
-export const searchTaxonTool: CatalogTool = { tool: SEARCH_TAXON_TOOL, call: (deps, args) => callSearchTaxon(deps.structure, args) };
+export const searchTaxonTool: CatalogTool = { tool: SEARCH_TAXON_TOOL, call: (deps, args) => callSearchTaxon(deps.structure, args, searchUrl(deps.context)) };

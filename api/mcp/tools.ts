@@ -10,9 +10,10 @@
  * Every registry tool has a `title` (the entry's, else its summary) and annotations derived from
  * the registry: chemistry reads and computes, so `readOnlyHint: true`, `destructiveHint: false`,
  * `idempotentHint: true`, and `openWorldHint` only where the entry says it leaves the machine
- * (`openWorld`). No `outputSchema` is declared: the registry describes arguments, not answers
- * (many of which are strings or arrays, which MCP's object-typed structured content cannot carry),
- * so JSON answers come as text content only.
+ * (`openWorld`). A tool whose answers are JSON declares an `outputSchema` and answers
+ * `structuredContent` beside its text (structured.ts: `{result: <REST body>}` for registry tools,
+ * the REST object itself for catalog tools). A call with a `progressToken` is told the progress
+ * of its job (progress.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -29,6 +30,8 @@ import type { CatalogUser } from '../catalog/schema/types.ts';
 import type { McpExports } from './export-tool.ts';
 import { registerCatalogResources } from './resources.ts';
 import { registerPrompts } from './prompts.ts';
+import { jsonResult, registryOutputSchema } from './structured.ts';
+import { progressOf, reportJob, type Progress } from './progress.ts';
 
 export interface McpOptions {
   version: string;
@@ -42,15 +45,20 @@ export interface McpOptions {
   exportJobs?: McpExports;
 }
 
-/** The MCP tool of a registry operation, its open-world hint decided by this process's configuration. */
-function registryTool(op: OpDef, config: Config): Tool {
+/**
+ * The MCP tool of a registry operation, its open-world hint decided by this process's
+ * configuration (none, as docs/mcp.md's table is written: false where the configuration decides).
+ */
+export function registryTool(op: OpDef, config: Config | undefined): Tool {
   const title = op.title ?? op.summary;
-  const openWorld = typeof op.openWorld === 'function' ? op.openWorld(config) : op.openWorld ?? false;
+  const openWorld = typeof op.openWorld === 'function' ? !!config && op.openWorld(config) : op.openWorld ?? false;
+  const outputSchema = registryOutputSchema(op);
   return {
     name: op.name,
     title,
     description: [op.summary, op.description].filter(Boolean).join('\n\n'),
     inputSchema: { ...argsJsonSchema(op), title: `${op.name}Arguments` },
+    ...(outputSchema ? { outputSchema } : {}),
     // `title` again in the annotations, where clients of the 2025-03-26 protocol read it.
     annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld },
   };
@@ -64,21 +72,20 @@ function registryTools(config: Config): Tool[] {
   return tools;
 }
 
-type Content = CallToolResult['content'][number];
-
 /**
- * The content of an answer: text, except pictures. An SVG becomes a PNG image content (rendered
- * on a chemistry thread by the internal task svg_to_png, at the SVG's size, shrunk to the PNG
- * limit) followed by the SVG as text; a PNG (`format=png`) is an image content.
+ * The answer: text, except pictures, and JSON also as structured content (structured.ts). An SVG
+ * becomes a PNG image content (rendered on a chemistry thread by the internal task svg_to_png, at
+ * the SVG's size, shrunk to the PNG limit) followed by the SVG as text; a PNG (`format=png`) is an
+ * image content.
  */
-async function answerContent(opName: string, mediaType: MediaType, value: unknown, ctx: ApiContext): Promise<Content[]> {
-  if (mediaType === 'image/png') return [{ type: 'image', data: String(value), mimeType: 'image/png' }];
+async function answer(opName: string, mediaType: MediaType, value: unknown, ctx: ApiContext): Promise<CallToolResult> {
+  if (mediaType === 'image/png') return { content: [{ type: 'image', data: String(value), mimeType: 'image/png' }] };
   if (mediaType === 'image/svg+xml' && typeof value === 'string') {
     const png = await ctx.runner.runTask(opName, 'svg_to_png', { svg: value });
-    return [{ type: 'image', data: png.body, mimeType: png.mediaType }, { type: 'text', text: value }];
+    return { content: [{ type: 'image', data: png.body, mimeType: png.mediaType }, { type: 'text', text: value }] };
   }
-  const text = mediaType === 'application/json' ? JSON.stringify(value ?? null, null, 2) : String(encodeBody(mediaType, value));
-  return [{ type: 'text', text }];
+  if (mediaType === 'application/json') return jsonResult(value, true);
+  return { content: [{ type: 'text', text: String(encodeBody(mediaType, value)) }] };
 }
 
 export function errorText(tool: string, e: unknown): string {
@@ -99,33 +106,34 @@ export function createMcpServer(opts: McpOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...registryTools(opts.context().config), ...catalogTools] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
-    const name = req.params.name;
+    const progress = progressOf(extra, req.params._meta?.progressToken);
+    try {
+      return await callTool(req.params.name, req.params.arguments, progress);
+    } finally {
+      await progress.settle();
+    }
+  });
+
+  async function callTool(name: string, args: Record<string, unknown> | undefined, progress: Progress): Promise<CallToolResult> {
     const catalogTool = opts.structure ? CATALOG_TOOLS_BY_NAME.get(name) : undefined;
-    if (catalogTool) return catalogTool.call(deps(), req.params.arguments);
+    if (catalogTool) return catalogTool.call({ ...deps(), progress }, args);
     const op = OPERATIONS_BY_NAME.get(name);
     if (!op) return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${name}` }] };
-    const token = req.params._meta?.progressToken;
     try {
-      const args = parseArgs(op.args, (req.params.arguments ?? {}) as Record<string, unknown>, () => 'body') as Record<string, unknown>;
+      const parsed = parseArgs(op.args, args ?? {}, () => 'body') as Record<string, unknown>;
       const ctx = opts.context();
-      const outcome = await executeOp(op, args, ctx, {
+      const outcome = await executeOp(op, parsed, ctx, {
         waitForLong: true,
         longWaitMs: opts.longWaitMs,
-        onProgress: (rec) => {
-          if (token === undefined) return;
-          const progress = typeof rec.progress === 'number' ? rec.progress : Number(Object.values(rec.progress)[0]) || 0;
-          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message: rec.status } }).catch(() => {});
-        },
+        onProgress: (rec) => reportJob(progress, rec),
       });
-      if (outcome.kind === 'job') {
-        return { content: [{ type: 'text', text: JSON.stringify(outcome.submission, null, 2) }] };
-      }
-      const content = await answerContent(op.name, outcome.mediaType, outcome.value, ctx);
-      return { content: [...content, ...(outcome.note ? [{ type: 'text' as const, text: outcome.note }] : [])] };
+      if (outcome.kind === 'job') return jsonResult(outcome.submission, true);
+      const result = await answer(op.name, outcome.mediaType, outcome.value, ctx);
+      return outcome.note ? { ...result, content: [...result.content, { type: 'text', text: outcome.note }] } : result;
     } catch (e) {
       return { isError: true, content: [{ type: 'text', text: errorText(name, e) }] };
     }
-  });
+  }
 
   return server;
 }

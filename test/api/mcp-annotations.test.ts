@@ -3,12 +3,14 @@
  * annotations: read-only, not destructive, idempotent, and open-world exactly for the operations
  * that reach services outside the machine (listed here by hand, against the registry's flags);
  * the classification submission is open-world only when CHEMCLASS_URL sends it to a service.
- * No registry tool declares an outputSchema (answers are not described by the registry).
+ * A tool whose every answer is JSON declares an outputSchema (registry: `{result}`; catalog: the
+ * REST object); drawings, molblocks and HTML declare none (api/mcp/structured.ts).
  */
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OPERATIONS } from '../../shared/ops/index.ts';
+import { mediaTypesOf } from '../../shared/ops/types.ts';
 import { CATALOG_TOOLS } from '../../api/mcp/catalog-tools.ts';
 import { build } from '../helpers/app.ts';
 import type { Teardown } from '../helpers/task.ts';
@@ -38,7 +40,8 @@ t.test('every registry tool has a title and annotations', async (t) => {
       idempotentHint: true,
       openWorldHint: OPEN_WORLD.includes(op.name),
     }, `${op.name}: annotations`);
-    t.equal(tool!.outputSchema, undefined, `${op.name}: no outputSchema`);
+    if (mediaTypesOf(op).every((m) => m === 'application/json')) t.match(tool!.outputSchema, { type: 'object', properties: { result: {} }, required: ['result'] }, `${op.name}: outputSchema {result}`);
+    else t.equal(tool!.outputSchema, undefined, `${op.name}: answers ${mediaTypesOf(op).join(', ')}: no outputSchema`);
   }
   t.same(tools.filter((x) => x.annotations?.openWorldHint === true && OPERATIONS.some((o) => o.name === x.name)).map((x) => x.name).sort(), OPEN_WORLD, 'open-world: exactly the listed tools');
 });
@@ -57,6 +60,7 @@ t.test('every catalog tool has a title and annotations; only export_molecules an
     t.equal(tool.annotations?.readOnlyHint, !writers.includes(tool.name), `${tool.name}: readOnlyHint`);
     t.equal(tool.annotations?.destructiveHint, false, `${tool.name}: never destructive`);
     t.equal(tool.annotations?.openWorldHint, false, `${tool.name}: the catalog is on this machine`);
+    t.match(tool.outputSchema, { type: 'object' }, `${tool.name}: an outputSchema`);
   }
   t.same(CATALOG_TOOLS.map((x) => x.tool.name).filter((n) => writers.includes(n)).sort(), writers, 'both writers are catalog tools');
 });

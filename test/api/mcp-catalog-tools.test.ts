@@ -4,8 +4,8 @@
  * the demo catalog (structures derived by the fake derivation; the structure-search index built
  * from the rows' SMILES). Every tool is called beside its REST route with the same input and the
  * same token, and must answer the same; tools that need a role answer the REST route's 401 without
- * a token. Ends with a scripted session: a name → its structure → the catalog record → the
- * organisms → their molecules → a drawing.
+ * a token. The scripted session (a name → its structure → the record → its organisms → a
+ * drawing) is test/api/mcp-session.test.ts; every tool on each transport, test/api/mcp-transports.test.ts.
  */
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -440,43 +440,4 @@ t.test('prompts: listed, filled in, and their arguments checked', async (t) => {
     const err = await client.getPrompt({ name, arguments: args as Record<string, string> }).then(() => undefined, (e: unknown) => e);
     t.ok(err instanceof McpError && err.code === -32602, `${name} ${JSON.stringify(args)}: InvalidParams`);
   }
-});
-
-t.test('a scripted session: a name → its structure → the catalog record → its organisms → their molecules → a drawing', async (t) => {
-  const client = await connect(t, READER);
-  // A name the catalog holds (the first molecule with a name; resolved by OPSIN when it reads it, else by the catalog's names).
-  const named = all.find((m) => typeof m.name === 'string' && /^[A-Z]?[a-z]{4,}$/.test(m.name) && (m.organism_ids as number[] | undefined)?.length)!;
-  const name = named.name as string;
-  const smiles = await call(client, 'generate_smiles', { input_text: name, representation: 'iupac' });
-  t.notOk(smiles.res.isError, `${name}: ${String(smiles.res.content[0]?.text).slice(0, 200)}`);
-  const structure = JSON.parse(smiles.res.content[0].text!) as string;
-  t.ok(structure.length > 0, `${name} → ${structure}`);
-
-  // The structure → the catalog's molecule (COCONUT's structure search), then its record. The
-  // search is by similarity 1: this catalog's InChIKeys are the fake derivation's, so an exact
-  // search (by InChIKey) would not meet the real one; fingerprints come from the SMILES.
-  const hits = (await call(client, 'search_coconut', { type: 'similarity', query: structure, threshold: 1 })).json() as { data: { data: Rec[] } };
-  const ids = hits.data.data.map((x) => x.identifier);
-  t.ok(ids.includes(named.identifier), `the structure search finds ${named.identifier as string} (${ids.join(', ')})`);
-  const record = (await call(client, 'get_molecule', { query: named.identifier as string })).json().molecule as Rec;
-  t.equal(record.name, name);
-
-  // Its organisms, and each organism's molecules include it.
-  const organisms = record.organisms as Rec[];
-  t.ok(organisms.length > 0, 'reported from organisms');
-  for (const o of organisms.slice(0, 3)) {
-    const found: unknown[] = [];
-    for (let page = 1; page < 100; page++) {
-      const p = (await call(client, 'list_molecules', { organism: o.id as number, page, limit: 50 })).json();
-      found.push(...(p.data as Rec[]).map((x) => x.identifier));
-      if (page >= (p.last_page as number)) break;
-    }
-    t.ok(found.includes(named.identifier), `organism ${o.name as string} lists it`);
-  }
-
-  // A drawing of its structure.
-  const drawing = (await client.callTool({ name: 'generate_2d_depiction', arguments: { smiles: record.canonical_smiles } })) as Res;
-  t.notOk(drawing.isError, String(drawing.content[0]?.text).slice(0, 200));
-  t.ok(drawing.content.length > 0, 'the depiction answers content');
-  t.ok(drawing.content.some((c) => (c.type === 'text' && /<svg/.test(c.text ?? '')) || (c.type === 'image' && !!c.data)), 'an SVG or an image');
 });
