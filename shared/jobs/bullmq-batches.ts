@@ -5,6 +5,7 @@
  * (ids `<batch id>.<n>`). The worker side is workers/batch.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Job, type Queue, type QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.ts';
@@ -32,6 +33,22 @@ function callRecord(id: string, op: string, outcome: CallOutcome): JobRecord {
   if (outcome.ok) return { ...base, status: 'succeeded', progress: 100, result: outcome.value };
   const cancelled = outcome.error.code === 'cancelled';
   return { ...base, status: cancelled ? 'cancelled' : 'failed', progress: 0, ...(cancelled ? {} : { error: outcome.error }) };
+}
+
+/**
+ * The places (batches in flight) of one api process: the threads the workers announced (`capacity`
+ * hash: `<threads>:<heartbeat ms>`), divided among the api processes that batch (`producers` hash:
+ * heartbeat ms), rounded up; stale entries (older than CAPACITY_STALE_MS) do not count. At least 1.
+ */
+export function threadShare(capacity: Record<string, string>, producers: Record<string, string>, now: number): number {
+  const fresh = now - CAPACITY_STALE_MS;
+  let announced = 0;
+  for (const v of Object.values(capacity)) {
+    const [n, at] = v.split(':').map(Number);
+    if (at! >= fresh) announced += n!;
+  }
+  const apis = Object.values(producers).filter((at) => Number(at) >= fresh).length;
+  return Math.max(1, Math.ceil(announced / Math.max(1, apis)));
 }
 
 export interface BatchedCallsOptions {
@@ -69,16 +86,22 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
   events.on('completed', ({ jobId, returnvalue }) => batcher.complete(jobId, returnvalue));
   events.on('failed', ({ jobId, failedReason }) => batcher.fail(jobId, AppError.from(decodeFailure(failedReason))!));
 
-  // The worker threads that announced themselves (shared/jobs/batcher.ts).
+  // The worker threads that announced themselves (shared/jobs/batcher.ts), shared among the api
+  // processes that batch: each keeps its share of the places (one batch per thread in all), so
+  // that adding apis does not split the same calls into more, smaller batches (each costs BullMQ
+  // its Redis scripts: on 16 cores, 3 apis x 10 workers saturated Redis before the threads).
+  const producerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const readCapacity = async () => {
-    const all = await redis.hgetall(keys.capacity(prefix));
-    const fresh = Date.now() - CAPACITY_STALE_MS;
-    let announced = 0;
-    for (const v of Object.values(all)) {
-      const [n, at] = v.split(':').map(Number);
-      if (at! >= fresh) announced += n!;
-    }
-    threads = Math.max(1, announced);
+    const now = Date.now();
+    const fresh = now - CAPACITY_STALE_MS;
+    const [, [, all], [, apis]] = (await redis
+      .multi()
+      .hset(keys.producers(prefix), producerId, String(now))
+      .hgetall(keys.capacity(prefix))
+      .hgetall(keys.producers(prefix))
+      .exec()) as [unknown, [unknown, Record<string, string>], [unknown, Record<string, string>]];
+    for (const [id, at] of Object.entries(apis ?? {})) if (Number(at) < fresh) void redis.hdel(keys.producers(prefix), id).catch(() => {});
+    threads = threadShare(all ?? {}, apis ?? {}, now);
   };
   await readCapacity().catch(() => {});
   // Batches whose completion event was missed (a reconnect of the events stream) are read back.
@@ -180,6 +203,7 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
 
     close() {
       clearInterval(watchdog);
+      void redis.hdel(keys.producers(prefix), producerId).catch(() => {});
     },
   };
   return calls;

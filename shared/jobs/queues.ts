@@ -74,6 +74,8 @@ export const keys = {
   call: (prefix: string, id: string) => `${prefix}:call:${id}`,
   /** Hash of worker processes: field = worker id, value = `<threads>:<unix ms of last heartbeat>`. */
   capacity: (prefix: string) => `${prefix}:capacity`,
+  /** api processes that batch quick calls: field = process id, value = heartbeat (ms). */
+  producers: (prefix: string) => `${prefix}:producers`,
 };
 
 /** A Redis failure as the client sees it: 503 at once (an AppError passes through unchanged). */

@@ -7,6 +7,7 @@ import t from 'tap';
 import { AppError } from '../../shared/errors.ts';
 import { Batcher, HELD_MS } from '../../shared/jobs/batcher.ts';
 import type { BatchCall, CallOutcome } from '../../shared/jobs/queues.ts';
+import { CAPACITY_STALE_MS, threadShare } from '../../shared/jobs/bullmq-batches.ts';
 
 function harness(threads: number) {
   const sent: { id: string; calls: string[] }[] = [];
@@ -103,4 +104,16 @@ t.test('a batch coming back releases the waiting calls even while more calls tha
   t.equal(h.sent.length, 4, 'both places held: j waits');
   h.answer('b3');
   t.same(h.sent.at(-1), { id: 'b5', calls: ['j'] });
+});
+
+t.test('the workers\' threads are shared among the api processes that batch', async (t) => {
+  const now = 1_000_000;
+  const stale = String(now - CAPACITY_STALE_MS - 1);
+  const workers = { w1: `4:${now}`, w2: `4:${now - 1000}`, w3: `2:${now}`, gone: `8:${stale}` };
+  t.equal(threadShare(workers, {}, now), 10, 'no api announced yet: all 10 fresh threads');
+  t.equal(threadShare(workers, { a: String(now) }, now), 10, 'one api: all of them');
+  t.equal(threadShare(workers, { a: String(now), b: String(now - 5000) }, now), 5, 'two apis: half each');
+  t.equal(threadShare(workers, { a: String(now), b: String(now), c: String(now) }, now), 4, 'three apis: rounded up');
+  t.equal(threadShare(workers, { a: String(now), old: stale }, now), 10, 'a stale api does not count');
+  t.equal(threadShare({}, { a: String(now) }, now), 1, 'no worker: at least one place');
 });
