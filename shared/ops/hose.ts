@@ -13,8 +13,9 @@ export const hoseOps = [
       "HOSE codes (Bremser 1978) in CDK's HOSECodeGenerator syntax and order, e.g. `C-3;*C*CO(*C*C,*CC,C//)`, one " +
       'per atom of the input in SMILES order (every atom, including the last; explicit [H] atoms are kept as CDK ' +
       'keeps them). Aromatic bonds (written `*`) are those RDKit perceives. `ringsize=true` appends the sizes of ' +
-      "the smallest rings through the centre atom (`C-3-6;...`). Both toolkit values run the same CDK-compatible " +
-      'algorithm; the codes agree exactly with CDK 2.8 on the reference set.',
+      "the smallest rings through the centre atom (`C-3-6;...`). `toolkit=rdkit` runs natprod's port of CDK's " +
+      "algorithm on RDKit's aromaticity (equal to CDK 2.8 on the reference set); `toolkit=cdk` asks CDK 2.8's " +
+      'HOSECodeGenerator itself, on CDK\'s own reading of the SMILES, as the original does (needs the CDK sidecar).',
     tag: 'chem',
     args: z.object({
       smiles: smiles(),

@@ -3,7 +3,7 @@ import { bitSimilarity, type Fingerprinter } from '../chem/similarity/similarity
 import type { OpTasks, TaskContext } from './types.ts';
 import type { similarityOps } from './similarity.ts';
 
-interface Args { smiles: string; toolkit: 'rdkit'; fingerprinter: Fingerprinter; nBits: number; radius: number }
+interface Args { smiles: string; toolkit: 'rdkit' | 'cdk'; fingerprinter: Fingerprinter; nBits: number; radius: number }
 
 export const similarityTasks = {
   // Split on commas only, as the original service does; each item is parsed (and named when

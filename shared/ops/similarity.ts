@@ -20,12 +20,13 @@ export const similarityOps = [
       'full matrix (a JSON array of rows, in input order, computed with the requested fingerprint; the ' +
       'original service answered an HTML table built with default settings). ECFP is a Morgan bit vector ' +
       'with chirality whose Morgan radius is floor(radius / 2): `radius` is the ECFP diameter, so the ' +
-      'default 2 means ECFP2. RDKit and Atompairs use `nBits`; MACCS is always 167 bits. Only the RDKit ' +
-      'toolkit is available (no CDK PubChem fingerprint, no MAPC). At most 500 molecules per call.',
+      'default 2 means ECFP2. RDKit and Atompairs use `nBits`; MACCS is always 167 bits. `toolkit=cdk`: ' +
+      "CDK's CircularFingerprinter ECFP2, ECFP4 or ECFP6 (`radius` 2, 4 or 6) of `nBits` bits, each value rounded " +
+      'to 5 decimals, as the original (ECFP only: no CDK PubChem fingerprint, no MAPC). At most 500 molecules per call.',
     tag: 'chem',
     args: z.object({
       smiles: z.string().min(1).max(100_000).describe('Comma-separated SMILES, at least two'),
-      toolkit: toolkit(['rdkit'] as const),
+      toolkit: toolkit(['rdkit', 'cdk'] as const),
       fingerprinter: z.enum(FINGERPRINTERS).default('ECFP').describe(`Fingerprint: ${FINGERPRINTERS.join(', ')}`),
       nBits: int(2048, 8, 16384, 'Fingerprint length in bits (not used by MACCS)'),
       radius: int(2, 0, 12, 'ECFP diameter: the Morgan radius is floor(radius / 2)'),

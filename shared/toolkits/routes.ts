@@ -6,6 +6,7 @@
  */
 import { AppError } from '../errors.ts';
 import { descriptorsHtml } from '../chem/descriptors/html.ts';
+import { viewerPage } from '../chem/depict/depict3d.ts';
 import type { DescriptorValue } from '../chem/descriptors/descriptors.ts';
 import type { ToolkitName } from './setup.ts';
 
@@ -23,6 +24,9 @@ const simple = (toolkits: readonly ToolkitName[], op: string): Route => ({
   toolkits,
   run: (toolkit, a, call) => call(toolkit, { op, smiles: a.smiles }),
 });
+
+// Kept in step with MAX_MOLECULES in shared/chem/similarity/similarity.ts.
+const MAX_SIMILARITY = 500;
 
 /** Keys of the COCONUT set the original takes from one place whatever the toolkit: its sugar utility and RDKit's NP-likeness. */
 const SHARED_KEYS = ['linear_sugars', 'circular_sugars', 'nplikeness'] as const;
@@ -50,6 +54,14 @@ export const ROUTES: Record<string, Route> = {
   generate_cxsmiles: simple(['cdk'], 'cxsmiles'),
   generate_2d_coordinates: simple(['cdk', 'openbabel'], 'mol2d'),
   generate_3d_coordinates: simple(['openbabel'], 'mol3d'),
+  // The original's 3D viewer with Open Babel: get_ob_mol(threeD, depict) keeps the hydrogens.
+  depict_3d_molecule_depict_3D_get: {
+    toolkits: ['openbabel'],
+    async run(_t, a, call) {
+      const molblock = (await call('openbabel', { op: 'mol3d', smiles: a.smiles, hydrogens: true })) as string;
+      return viewerPage(molblock, String(a.smiles));
+    },
+  },
   generate_inchi: simple(['openbabel'], 'inchi'),
   generate_inchikey: simple(['openbabel'], 'inchikey'),
   generate_formats: simple(['openbabel'], 'formats'),
@@ -68,6 +80,22 @@ export const ROUTES: Record<string, Route> = {
       const unique = [...new Set(items)];
       const values = await Promise.all(unique.map((s) => cdkDescriptors(s, call, rdkit)));
       return Object.fromEntries(unique.map((s, i) => [s, values[i]]));
+    },
+  },
+  // The original's get_CDK_HOSE_codes: HOSECodeGenerator on CDK's own parse of the SMILES, every atom.
+  generate_HOSE_codes: {
+    toolkits: ['cdk'],
+    run: (_t, a, call) => call('cdk', { op: 'hose', smiles: a.smiles, spheres: a.spheres, ringsize: a.ringsize }),
+  },
+  // The original's CDK branch of /chem/tanimoto: CircularFingerprinter ECFP2/4/6 (PubChem keys are not offered here).
+  generate_bitsimilarity_similarity: {
+    toolkits: ['cdk'],
+    run(_t, a, call) {
+      const items = String(a.smiles).split(',');
+      if (items.length < 2) throw new AppError(422, 'At least two molecules are required.', 'invalid_input');
+      if (items.length > MAX_SIMILARITY) throw new AppError(422, `At most ${MAX_SIMILARITY} molecules per request (got ${items.length}).`, 'invalid_input');
+      if (a.fingerprinter !== 'ECFP') throw new AppError(422, `toolkit=cdk computes ECFP (CDK's CircularFingerprinter) only; fingerprinter=${String(a.fingerprinter)} is an RDKit fingerprint`, 'invalid_input');
+      return call('cdk', { op: 'tanimoto', smiles: items.join(','), radius: a.radius, nBits: a.nBits });
     },
   },
   generate_2d_depiction: {

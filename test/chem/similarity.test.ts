@@ -149,7 +149,7 @@ t.test('bad input answers 422', async (t) => {
   const fp = op.args.safeParse({ smiles: 'C,CC', fingerprinter: 'PubChem' });
   t.notOk(fp.success);
   t.match(JSON.stringify(fp.error?.issues), /ECFP.*RDKit.*Atompairs.*MACCS/, 'lists the allowed fingerprinters');
-  const tk = op.args.safeParse({ smiles: 'C,CC', toolkit: 'cdk' });
+  const tk = op.args.safeParse({ smiles: 'C,CC', toolkit: 'openbabel' });
   t.notOk(tk.success);
   t.match(JSON.stringify(tk.error?.issues), /rdkit/, 'lists the allowed toolkits');
   const opts = { fingerprinter: 'ECFP', nBits: 2048, radius: 2 } as const;

@@ -6,7 +6,8 @@
  */
 import t from 'tap';
 import { build } from '../helpers/app.ts';
-import { locateCdk, locateOpenBabel } from '../../shared/toolkits/index.ts';
+import { locateCdk, locateOpenBabel, Toolkits } from '../../shared/toolkits/index.ts';
+import { loadConfig } from '../../shared/config.ts';
 
 const { app, services } = (await build(t, 'inline'))!;
 const LOTUS = ['CC(C)[C@H](N)C(=O)O', 'CC1=CC=C(C(C)C)CC1', 'COc1cc2c(cc1O)-c1cc3ccc(OC)c(OC)c3c[n+]1CC2', 'C=C[C@](C)(O)CC/C=C(\\C)CCC=C(C)C'];
@@ -48,5 +49,22 @@ for (const [toolkit, located, url, label] of [
     t.not(sidecar.pid, pid, 'a fresh sidecar');
     t.equal((await ask(LOTUS[0])).statusCode, 200, 'served again');
     t.match(sidecar.stats, { deaths: 1 });
+  });
+}
+
+// The 504 path: a call past TOOLKIT_TIMEOUT_MS (the sidecar's own `sleep` op, a stand-in for a slow
+// input) is a 504 naming the toolkit; the sidecar is killed and the next call is served by a fresh one.
+for (const [toolkit, located, label] of [['openbabel', locateOpenBabel(), 'Open Babel'], ['cdk', locateCdk(), 'CDK']] as const) {
+  t.test(`${label}: a call past TOOLKIT_TIMEOUT_MS is a 504, then served again`, { skip: located.ok ? false : `${label} not installed: ${located.problem}` }, async (t) => {
+    const kits = new Toolkits(loadConfig({ TOOLKIT_TIMEOUT_MS: toolkit === 'cdk' ? '3000' : '1500' }));
+    t.teardown(() => kits.close());
+    t.equal(await kits.call(toolkit, { op: 'ping' }), 'pong', 'started');
+    const pid = kits.sidecar(toolkit).pid;
+    const e = (await kits.call(toolkit, { op: 'sleep', ms: 20_000 }).catch((x: unknown) => x)) as { status: number; detail: string };
+    t.equal(e.status, 504);
+    t.match(e.detail, new RegExp(`^${label} \\(toolkit=${toolkit}\\)`), 'names the toolkit');
+    t.equal(await kits.call(toolkit, { op: 'ping' }), 'pong', 'served again');
+    t.not(kits.sidecar(toolkit).pid, pid, 'by a fresh sidecar');
+    t.match(kits.sidecar(toolkit).stats, { timeouts: 1 });
   });
 }

@@ -10,6 +10,8 @@ import org.openscience.cdk.CDKConstants;
 import org.openscience.cdk.aromaticity.Aromaticity;
 import org.openscience.cdk.aromaticity.ElectronDonation;
 import org.openscience.cdk.depict.DepictionGenerator;
+import org.openscience.cdk.fingerprint.CircularFingerprinter;
+import org.openscience.cdk.fingerprint.IBitFingerprint;
 import org.openscience.cdk.fragment.MurckoFragmenter;
 import org.openscience.cdk.geometry.GeometryUtil;
 import org.openscience.cdk.graph.Cycles;
@@ -22,6 +24,7 @@ import org.openscience.cdk.qsar.result.*;
 import org.openscience.cdk.renderer.color.CDK2DAtomColors;
 import org.openscience.cdk.renderer.color.UniColor;
 import org.openscience.cdk.renderer.generators.standard.StandardGenerator;
+import org.openscience.cdk.similarity.Tanimoto;
 import org.openscience.cdk.silent.SilentChemObjectBuilder;
 import org.openscience.cdk.smarts.SmartsPattern;
 import org.openscience.cdk.smiles.SmiFlavor;
@@ -87,6 +90,7 @@ public final class NatprodCdk {
     String op = String.valueOf(req.get("op"));
     if (op.equals("ping")) return "pong";
     if (op.equals("sleep")) { Thread.sleep(((Number) req.get("ms")).longValue()); return "slept"; }
+    if (op.equals("tanimoto")) return tanimoto(req);
     IAtomContainer mol = parse((String) req.get("smiles"));
     switch (op) {
       case "canonical_smiles": return new SmilesGenerator(SmiFlavor.Absolute).create(layout(mol));
@@ -128,6 +132,28 @@ public final class NatprodCdk {
     List<String> codes = new ArrayList<>();
     for (IAtom atom : mol.atoms()) codes.add(gen.getHOSECode(mol, atom, spheres, ringsize));
     return codes;
+  }
+
+  /**
+   * The original's get_tanimoto_similarity_ECFP_CDK: CircularFingerprinter ECFP2/4/6 (its `radius`) of
+   * `nBits` bits on the parsed molecules, Tanimoto of the bit fingerprints, "{:.5f}" then float().
+   * `smiles` is the comma-separated list; two give one number, more the matrix of every pair (rows in input order).
+   */
+  static Object tanimoto(Map<String, Object> req) throws Exception {
+    int ecfp = ((Number) req.get("radius")).intValue();
+    int cls = ecfp == 2 ? CircularFingerprinter.CLASS_ECFP2 : ecfp == 4 ? CircularFingerprinter.CLASS_ECFP4 : ecfp == 6 ? CircularFingerprinter.CLASS_ECFP6 : -1;
+    if (cls < 0) throw new BadInput("CDK's circular fingerprints are ECFP2, ECFP4 and ECFP6: radius must be 2, 4 or 6");
+    CircularFingerprinter fp = new CircularFingerprinter(cls, ((Number) req.get("nBits")).intValue());
+    List<IBitFingerprint> fps = new ArrayList<>();
+    for (String s : ((String) req.get("smiles")).split(",", -1)) fps.add(fp.getBitFingerprint(parse(s)));
+    if (fps.size() == 2) return round(Tanimoto.calculate(fps.get(0), fps.get(1)), 5);
+    List<List<BigDecimal>> rows = new ArrayList<>();
+    for (IBitFingerprint a : fps) {
+      List<BigDecimal> row = new ArrayList<>();
+      for (IBitFingerprint b : fps) row.add(round(Tanimoto.calculate(a, b), 5));
+      rows.add(row);
+    }
+    return rows;
   }
 
   /** Python's "{:.Nf}".format(x): round the exact binary value half-even. */

@@ -65,10 +65,13 @@ def mol2d(mol, req):
 
 
 def mol3d(mol, req):
-    # As upstream: hydrogens, make3D, then remove the hydrogens.
+    # As upstream (get_ob_mol with threeD): hydrogens, make3D, gen3D --best, then remove the
+    # hydrogens; the 3D viewer (depict) keeps them.
     mol.addh()
     mol.make3D()
-    mol.removeh()
+    ob.OBOp.FindType("gen3D").Do(mol.OBMol, "--best")
+    if not req.get("hydrogens"):
+        mol.removeh()
     return mol.write("mol")
 
 
