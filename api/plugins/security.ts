@@ -91,9 +91,14 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
     done();
   });
   // HTML pages get a policy naming their own inline scripts and styles (api/plugins/csp.ts).
+  // JSON goes out as `application/json`, as the original service (FastAPI) and COCONUT (Laravel)
+  // send it, not Fastify's `application/json; charset=utf-8`: JSON is UTF-8 by definition (RFC
+  // 8259 defines no charset parameter), and clients that compare the header exactly (the
+  // original's own tests do) see the same answer.
   app.addHook('onSend', (req, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html') && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    if (type === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
+    else if (typeof type === 'string' && type.startsWith('text/html') && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       const thirdParty = req.url.startsWith('/docs') || surfaceOf(req.url) === 'admin';
       reply.header('content-security-policy', pagePolicy(String(payload), framesFor(req.url), thirdParty));
     }

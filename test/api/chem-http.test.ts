@@ -51,7 +51,11 @@ function checkMedia(t: Tap, op: OpDef, type: string | undefined, body: string) {
   const expected = op.output;
   if (op.name === 'generate_descriptors') t.match(type, /application\/json/);
   else t.match(type, new RegExp(expected.replace('+', '\\+')), `${op.name}: ${expected}`);
-  if (expected === 'application/json') t.doesNotThrow(() => JSON.parse(body), `${op.name}: JSON body`);
+  if (expected === 'application/json') {
+    t.doesNotThrow(() => JSON.parse(body), `${op.name}: JSON body`);
+    // Exactly the original's header (FastAPI sends no charset with JSON): clients compare it.
+    t.match(type, /^application\/json$/, `${op.name}: Content-Type application/json, no charset`);
+  }
   if (expected === 'image/svg+xml') t.match(body, /<svg[\s\S]*<\/svg>/);
   if (expected === 'text/html') t.match(body, /<html[\s\S]*<\/html>/i);
   if (expected === 'text/plain') t.match(body, /M {2}END/);
