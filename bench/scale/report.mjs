@@ -2,7 +2,7 @@
 // speedup = req/s over the same mode's (inline / distributed) and route's configuration with the
 // fewest chemistry threads; eff = speedup / (chemistry threads / that configuration's threads).
 import { readFileSync } from 'node:fs';
-import { costs, predict, us } from './model.mjs';
+import { costs, predict, fit, predict2, isSmall, us } from './model.mjs';
 
 const [file, runId] = process.argv.slice(2);
 const lines = readFileSync(file, 'utf8').trim().split('\n');
@@ -62,11 +62,29 @@ for (const [key, b] of base) {
   model.set(key, c);
   console.log([pad(b.mode, 6, true), pad(b.route, 11, true), pad(us(c.apiMain), 7), pad(us(c.apiOther), 8), pad(us(c.workerMain), 7), pad(us(c.thread), 6), pad(us(c.redis), 5), pad(us(c.loader), 6)].join(' '));
 }
-console.log('\npredicted maximum (the smallest ceiling, and what saturates first) against the measured req/s');
-console.log(['mode  ', 'apis', 'wproc', 'thr/p', 'route      ', 'measured', 'predicted', 'error', 'first'].join(' '));
+console.log('\nmodel 1 (CPU ceilings, costs of the smallest configuration) and model 2 (fitted on the small configurations:');
+console.log('one api, at most 4 chemistry threads; closed loop of the run\'s connections, contention, worker count) against the measured req/s');
+const fits = new Map();
+for (const key of base.keys()) {
+  const [mode, route] = key.split('|');
+  const small = rows.filter((r) => r.mode === mode && r.route === route && isSmall(r));
+  if (small.length) fits.set(key, fit(small));
+}
+for (const [key, m] of fits) console.log(`model 2 ${key.replace('|', ' ')}: fitted on ${m.fittedOn.join(', ')}: thread0 ${us(m.thread0)} us, kappa ${m.kappa.toFixed(2)}, workerMain ${us(m.wm1)} + ${us(m.wmSlope)} us per extra worker, apiMain ${us(m.apiMain)}, redis ${us(m.redis)}, gap ${(m.gap * 1e3).toFixed(2)} ms`);
+console.log(['mode  ', 'apis', 'wproc', 'thr/p', 'route      ', 'measured', 'model1', 'error', 'first      ', 'model2', 'error', 'first'].join(' '));
+const e1 = [], e2 = [];
 for (const r of rows) {
   const c = model.get(`${r.mode}|${r.route}`);
-  const p = predict(c, { mode: r.mode, apis: num(r.api_procs), workers: num(r.worker_procs), threads: num(r.threads_per_proc), cores: num(r.cores) });
+  const cfg = { mode: r.mode, apis: num(r.api_procs), workers: num(r.worker_procs), threads: num(r.threads_per_proc), cores: num(r.cores) };
+  const p = predict(c, cfg);
   const err = ((p.rps - num(r.rps)) / num(r.rps)) * 100;
-  console.log([pad(r.mode, 6, true), pad(r.api_procs, 4), pad(r.worker_procs, 5), pad(r.threads_per_proc, 5), pad(r.route, 11, true), pad(num(r.rps).toFixed(0), 8), pad(p.rps.toFixed(0), 9), pad(`${err >= 0 ? '+' : ''}${err.toFixed(0)}%`, 5), p.first].join(' '));
+  const m = fits.get(`${r.mode}|${r.route}`);
+  const p2 = m && r.mode === 'dist' ? predict2(m, { ...cfg, conns: num(r.conns) }) : null;
+  const err2 = p2 ? ((p2.rps - num(r.rps)) / num(r.rps)) * 100 : NaN;
+  const fitted = isSmall(r);
+  if (!fitted && r.mode === 'dist') { e1.push(err); if (p2) e2.push(err2); }
+  const fmt = (e) => (Number.isNaN(e) ? '-' : `${e >= 0 ? '+' : ''}${e.toFixed(0)}%`);
+  console.log([pad(r.mode, 6, true), pad(r.api_procs, 4), pad(r.worker_procs, 5), pad(r.threads_per_proc, 5), pad(r.route, 11, true), pad(num(r.rps).toFixed(0), 8), pad(p.rps.toFixed(0), 6), pad(fmt(err), 5), pad(p.first, 11, true), pad(p2 ? p2.rps.toFixed(0) : '-', 6), pad(fmt(err2), 5), p2 ? p2.first : '-', fitted ? '(fitted)' : ''].join(' '));
 }
+const range = (e) => (e.length ? `${Math.min(...e).toFixed(0)}..${Math.max(...e).toFixed(0)} %, ${e.filter((x) => Math.abs(x) <= 20).length} of ${e.length} within 20 %` : '-');
+console.log(`distributed configurations not fitted on: model 1 errors ${range(e1)}; model 2 errors ${range(e2)}`);
