@@ -20,6 +20,8 @@ async function docs(app: FastifyInstance, opts: { config: Config }) {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(config.HOMEPAGE_URL, 307));
+  // The original service serves its documentation at /latest/docs (its default HOMEPAGE_URL).
+  app.get('/latest/docs', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/docs', 307));
 
   const viewer = createRequire(import.meta.url).resolve('3dmol/build/3Dmol-min.js');
   let viewerJs: Buffer | undefined;

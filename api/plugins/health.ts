@@ -1,9 +1,10 @@
 /**
- * Health routes: `/health`, and the original service's `/<prefix>/<router>/health` and bare
- * router paths (`/latest/chem`, `/v1/convert/health` ...), all answering the same status: the
- * version, the job runner and store in use, and each component's state as the composition root
- * reports it (`services.health()`: demo import, structure-search index, OPSIN). The prefixes come
- * from the app, so this plugin knows no route module.
+ * Health routes. `/health` answers natprod's status: the version, the job runner and store in
+ * use, and each component's state as the composition root reports it (`services.health()`: demo
+ * import, structure-search index, OPSIN, toolkits). The original service's router paths
+ * (`/latest/chem`, `/v1/convert/health` ...) answer exactly what it answers there,
+ * `{"status": "OK"}`, for clients that compare the whole body (its own tests do). The prefixes
+ * come from the app, so this plugin knows no route module.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
@@ -21,10 +22,11 @@ export default async function healthRoutes(app: FastifyInstance, opts: { service
     ...services.health(),
   });
   app.get('/health', health);
+  const ok = async () => ({ status: 'OK' });
   for (const prefix of opts.prefixes) {
     for (const r of ROUTERS) {
-      app.get(`${prefix}/${r}/health`, health);
-      app.get(`${prefix}/${r}`, health);
+      app.get(`${prefix}/${r}/health`, ok);
+      app.get(`${prefix}/${r}`, ok);
     }
   }
 }
