@@ -4,12 +4,10 @@
  * bridge (shared/toolkits/cdk/*.java) at its first start, with the compiler inside the Java
  * runtime, and caches the classes by source, jars and java binary (as the OPSIN bridge does).
  */
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileJavaBridge, findExecutable as findExecutableOn, findJava } from '../java-bridge.ts';
 
 export type ToolkitName = 'cdk' | 'openbabel';
 
@@ -44,26 +42,14 @@ const CDK_DEPENDENCIES = ['beam-core', 'beam-func', 'vecmath', 'guava'];
 const BRIDGE_DIR = fileURLToPath(new URL('./cdk/', import.meta.url));
 export const BRIDGE_CLASS = 'NatprodCdk';
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findExecutable(command: string, pathVar = ''): string | null {
-  if (command.includes('/')) return executable(command) ? command : null;
-  for (const dir of pathVar.split(delimiter)) if (dir && executable(join(dir, command))) return join(dir, command);
-  return null;
-}
+/** As shared/java-bridge.ts's, with no PATH when `env` has none. */
+const findExecutable = (command: string, pathVar = '') => findExecutableOn(command, pathVar);
 
 export function locateCdk(env: ToolkitEnv = process.env): CdkSetup {
   const jarVar = env.CDK_JARS?.trim();
   if (jarVar && OFF.has(jarVar.toLowerCase())) return { ok: false, disabled: true, problem: 'CDK is disabled (CDK_JARS=off)' };
   const javaVar = env.CDK_JAVA?.trim();
-  const java = javaVar ? findExecutable(javaVar, env.PATH) : (env.JAVA_HOME && findExecutable(join(env.JAVA_HOME, 'bin', 'java'))) || findExecutable('java', env.PATH);
+  const java = findJava(javaVar, { JAVA_HOME: env.JAVA_HOME, PATH: env.PATH ?? '' });
   const dir = jarVar || DEBIAN_JAVA_DIR;
   let names: string[] = [];
   try {
@@ -117,57 +103,8 @@ export const OPENBABEL_SCRIPT = fileURLToPath(new URL('./openbabel/natprod_openb
 /** JVM flags: one small serial heap, C1 only, no perf-data files (as the OPSIN JVM). */
 export const JVM_OPTIONS = ['-XX:+UseSerialGC', '-Xmx512m', '-Xss16m', '-XX:TieredStopAtLevel=1', '-XX:ReservedCodeCacheSize=48m', '-XX:-UsePerfData', '-Djava.awt.headless=true', '-Dfile.encoding=UTF-8'];
 
-function run(file: string, args: string[], timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (d: Buffer) => (output = (output + d.toString()).slice(-4000));
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => (clearTimeout(timer), reject(e)));
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new Error(`${file} failed (${signal ?? `exit ${code}`}): ${output.trim()}`));
-    });
-  });
-}
-
-const ownDirectory = (d: string) => {
-  try {
-    const s = statSync(d);
-    return s.isDirectory() && (typeof process.getuid !== 'function' || s.uid === process.getuid()) && (s.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-};
-
-/** The directory of the compiled CDK bridge, compiled now if needed. */
-export async function compileCdkBridge(java: string, jars: string[], cacheRoot = tmpdir(), timeoutMs = 120_000): Promise<string> {
+/** The directory of the compiled CDK bridge, compiled now if needed (shared/java-bridge.ts). */
+export async function compileCdkBridge(java: string, jars: string[], cacheRoot?: string, timeoutMs?: number): Promise<string> {
   const sources = readdirSync(BRIDGE_DIR).filter((n) => n.endsWith('.java')).sort().map((n) => join(BRIDGE_DIR, n));
-  const hash = createHash('sha256');
-  for (const s of sources) hash.update(readFileSync(s));
-  const key = hash.update(`\0${jars.join(delimiter)}\0${java}`).digest('hex').slice(0, 16);
-  const dir = join(cacheRoot, `natprod-cdk-${key}`);
-  const compiled = (d: string) => ownDirectory(d) && existsSync(join(d, `${BRIDGE_CLASS}.class`));
-  if (compiled(dir)) return dir;
-  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  mkdirSync(tmp, { recursive: true, mode: 0o700 });
-  try {
-    await run(java, ['-m', 'jdk.compiler/com.sun.tools.javac.Main', '-encoding', 'UTF-8', '-nowarn', '-cp', jars.join(delimiter), '-d', tmp, ...sources], timeoutMs);
-  } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`cannot compile the CDK bridge: ${(e as Error).message}`);
-  }
-  try {
-    renameSync(tmp, dir);
-  } catch {
-    if (compiled(dir)) {
-      rmSync(tmp, { recursive: true, force: true });
-      return dir;
-    }
-    return tmp;
-  }
-  return dir;
+  return compileJavaBridge({ label: 'CDK', prefix: 'cdk', mainClass: BRIDGE_CLASS, sources, classPath: jars }, java, cacheRoot, timeoutMs);
 }

@@ -1,8 +1,9 @@
 /**
- * One long-lived child process speaking line-delimited JSON (a toolkit sidecar: the CDK JVM, the
- * Open Babel Python). The OPSIN bridge (api/names/opsin.ts) is the model; differences: requests
- * are pipelined (up to `maxInFlight` written ahead, so the child never waits for the next line)
- * and a request that was only queued behind a fault is sent again to the next child.
+ * One long-lived child process speaking one request and one answer a line: line-delimited JSON by
+ * default (a toolkit sidecar: the CDK JVM, the Open Babel Python), or the `protocol` it is given
+ * (the OPSIN bridge, api/names/opsin.ts: tab-separated, one name at a time with `maxInFlight: 1`).
+ * Requests are pipelined (up to `maxInFlight` written ahead, so the child never waits for the next
+ * line) and a request that was only queued behind a fault is sent again to the next child.
  *
  * - Started on the first call; a start that fails fails the waiting calls (`unavailable`) and,
  *   for START_COOLDOWN_MS, later calls at once.
@@ -17,9 +18,9 @@
  *   alive, and its stdin closing (this process ending, however) ends it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { JSON_LINES, sidecarMessages, type SidecarAnswer, type SidecarMessages, type SidecarProtocol } from './sidecar-protocol.ts';
 
 export type SidecarFailure = 'timeout' | 'died' | 'unavailable' | 'busy' | 'closed' | 'protocol';
-export type SidecarAnswer = { ok: true; value: unknown } | { ok: false; kind: string; message: string };
 
 /** The child gave no answer (as opposed to the toolkit refusing the input). */
 export class SidecarError extends Error {
@@ -29,7 +30,7 @@ export class SidecarError extends Error {
   }
 }
 
-export interface SidecarOptions {
+export interface SidecarOptions<Req = Record<string, unknown>, Ans = SidecarAnswer> {
   /** For messages: `CDK`, `Open Babel`. */
   name: string;
   /** What to spawn (may prepare first: the CDK bridge is compiled at its first start). */
@@ -40,17 +41,19 @@ export interface SidecarOptions {
   startTimeoutMs?: number;
   maxInFlight?: number;
   maxQueue?: number;
+  protocol?: SidecarProtocol<Req, Ans>;
+  messages?: Partial<SidecarMessages>;
 }
 
 export const START_COOLDOWN_MS = 10_000;
 const MAX_RESENDS = 2;
 
-interface Call {
+interface Call<Ans> {
   id: string;
   line: string;
   timeoutMs: number;
   resends: number;
-  resolve: (a: SidecarAnswer) => void;
+  resolve: (a: Ans) => void;
   reject: (e: SidecarError) => void;
   timer?: NodeJS.Timeout;
 }
@@ -66,12 +69,12 @@ function track(child: ChildProcessWithoutNullStreams) {
   }
 }
 
-export class Sidecar {
+export class Sidecar<Req = Record<string, unknown>, Ans = SidecarAnswer> {
   private child?: ChildProcessWithoutNullStreams;
   private ready = false;
   private starting?: Promise<void>;
-  private queue: Call[] = [];
-  private inflight: Call[] = [];
+  private queue: Call<Ans>[] = [];
+  private inflight: Call<Ans>[] = [];
   private buffer = '';
   private stderrTail = '';
   private idleTimer?: NodeJS.Timeout;
@@ -80,8 +83,13 @@ export class Sidecar {
   startFailure?: { message: string; at: number };
   version?: string;
   readonly stats = { starts: 0, timeouts: 0, deaths: 0, answered: 0 };
+  private readonly protocol: SidecarProtocol<Req, Ans>;
+  private readonly say: SidecarMessages;
 
-  constructor(readonly options: SidecarOptions) {}
+  constructor(readonly options: SidecarOptions<Req, Ans>) {
+    this.protocol = options.protocol ?? (JSON_LINES as unknown as SidecarProtocol<Req, Ans>);
+    this.say = { ...sidecarMessages(options.name), ...options.messages };
+  }
 
   get running(): boolean {
     return !!this.child && this.ready;
@@ -90,16 +98,15 @@ export class Sidecar {
     return this.child?.pid;
   }
 
-  call(request: Record<string, unknown>, timeoutMs = this.options.timeoutMs): Promise<SidecarAnswer> {
-    const name = this.options.name;
-    if (this.closed) return Promise.reject(new SidecarError('closed', `${name} is shut down`));
+  call(request: Req, timeoutMs = this.options.timeoutMs): Promise<Ans> {
+    if (this.closed) return Promise.reject(new SidecarError('closed', `${this.options.name} is shut down`));
     if (this.startFailure && !this.child && Date.now() - this.startFailure.at < START_COOLDOWN_MS) {
       return Promise.reject(new SidecarError('unavailable', this.startFailure.message));
     }
-    if (this.queue.length >= (this.options.maxQueue ?? 1000)) return Promise.reject(new SidecarError('busy', `too many calls waiting for ${name}`));
+    if (this.queue.length >= (this.options.maxQueue ?? 1000)) return Promise.reject(new SidecarError('busy', this.say.busy));
     const id = String((this.seq = (this.seq + 1) % 1e9));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id, line: `${JSON.stringify({ ...request, id })}\n`, timeoutMs, resends: 0, resolve, reject });
+      this.queue.push({ id, line: `${this.protocol.encode(request, id)}\n`, timeoutMs, resends: 0, resolve, reject });
       this.pump();
     });
   }
@@ -181,20 +188,21 @@ export class Sidecar {
     });
     child.stdin.on('error', () => {}); // EPIPE after a death; 'exit' reports it
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line within ${limit} ms`)), Math.max(1, limit - (Date.now() - t0)));
+      const timer = setTimeout(() => reject(new Error(this.say.readyTimeout(limit))), Math.max(1, limit - (Date.now() - t0)));
       const done = (e?: Error) => {
         clearTimeout(timer);
         child.off('exit', onExit);
         if (e) reject(e);
         else resolve();
       };
-      const onExit = (code: number | null, signal: string | null) => done(new Error(`${file} ended (${signal ?? `exit code ${code}`}): ${this.stderrTail.trim().slice(-500)}`));
-      child.once('error', (e) => done(new Error(`could not run ${file}: ${e.message}`)));
+      const onExit = (code: number | null, signal: string | null) => done(new Error(this.say.startEnded(file, code, signal, this.stderrTail.trim())));
+      child.once('error', (e) => done(new Error(this.say.startError(file, e))));
       child.once('exit', onExit);
       this.onReady = () => done();
     });
     this.onReady = undefined;
     child.on('exit', (code, signal) => this.onExit(child, signal ? `killed by ${signal}` : `exit code ${code}`));
+    child.on('error', (e) => this.onExit(child, `could not run ${file}: ${e.message}`)); // a failed kill, say
   }
 
   private onReady?: () => void;
@@ -204,19 +212,14 @@ export class Sidecar {
     this.buffer += chunk;
     let nl: number;
     while ((nl = this.buffer.indexOf('\n')) >= 0 && child === this.child) {
-      const line = this.buffer.slice(0, nl);
+      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.slice(nl + 1);
       this.onLine(line);
     }
   }
 
   private onLine(line: string): void {
-    let msg: { id?: string; ready?: boolean; version?: string; ok?: boolean; value?: unknown; kind?: string; message?: string };
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      msg = {};
-    }
+    const msg = this.protocol.decode(line);
     if (!this.ready) {
       if (msg.ready) {
         this.ready = true;
@@ -227,30 +230,28 @@ export class Sidecar {
     }
     const head = this.inflight[0];
     if (!head || msg.id !== head.id) {
-      this.fault(head, new SidecarError('protocol', `${this.options.name} answered out of step (got ${JSON.stringify(line.slice(0, 80))}); it was restarted`));
+      this.fault(head, new SidecarError('protocol', this.say.outOfStep(head?.id, line)));
       return;
     }
     this.inflight.shift();
     this.stats.answered++;
-    const answer: SidecarAnswer = msg.ok ? { ok: true, value: msg.value ?? null } : { ok: false, kind: msg.kind ?? 'error', message: msg.message ?? '' };
-    this.settle(head, () => head.resolve(answer));
+    this.settle(head, () => head.resolve(msg.answer!));
   }
 
-  private onTimeout(call: Call): void {
+  private onTimeout(call: Call<Ans>): void {
     if (this.inflight[0] !== call) return;
     this.stats.timeouts++;
-    this.fault(call, new SidecarError('timeout', `${this.options.name} did not answer within ${call.timeoutMs} ms (it was restarted)`));
+    this.fault(call, new SidecarError('timeout', this.say.timeout(call.timeoutMs)));
   }
 
   private onExit(child: ChildProcessWithoutNullStreams, how: string): void {
     if (child !== this.child) return; // stopped or replaced on purpose
     this.stats.deaths++;
-    const tail = this.stderrTail.trim().slice(-300);
-    this.fault(this.inflight[0], new SidecarError('died', `${this.options.name} ended (${how})${tail ? `: ${tail}` : ''}; it is restarted for the next call`));
+    this.fault(this.inflight[0], new SidecarError('died', this.say.died(how, this.stderrTail.trim())));
   }
 
   /** Kill the child; `culprit` fails with `e`, the calls behind it wait for a fresh child. */
-  private fault(culprit: Call | undefined, e: SidecarError): void {
+  private fault(culprit: Call<Ans> | undefined, e: SidecarError): void {
     this.detach()?.kill('SIGKILL');
     const rest = this.inflight.splice(0).filter((c) => c !== culprit);
     for (const c of rest) {
@@ -271,7 +272,7 @@ export class Sidecar {
     return child;
   }
 
-  private settle(call: Call, finish: () => void): void {
+  private settle(call: Call<Ans>, finish: () => void): void {
     clearTimeout(call.timer);
     finish();
     if (this.queue.length || this.inflight.length) {
