@@ -5,6 +5,13 @@
  *
  *   node --import tsx bench/taxon.ts
  *   MOLECULES=100000 ORGANISMS=20000 QUERIES=300 node --import tsx bench/taxon.ts
+ *   PATHS=filter node --import tsx bench/taxon.ts
+ *
+ * PATHS (default `index,filter`): which ways of answering are timed, one after the other over the
+ * same catalog and the same queries: `index`, the store's taxon index (`linkedPage`, what the
+ * service uses with the embedded store); `filter`, the same store with `linkedPage` hidden, so
+ * the query is counted and paged through the `organism_ids` filter (the way before the index,
+ * and MongoDB's way). Each path's first query builds what it needs (reported apart).
  *
  * The catalog is built afresh in a temporary directory (about a minute) and removed at the end.
  * What is real and what is drawn (seeded, so every build is the same):
@@ -18,8 +25,10 @@
  * - queries: taxa drawn from the organisms (so common families are queried more often), at the
  *   ranks kingdom, order, family, genus and species, in random case.
  *
- * The first query after a write builds the in-memory lineage index (the store's substring index
- * over the organisms' name and lineage): reported apart, and left out of the percentiles.
+ * The first query after a write builds the in-memory indexes (the taxon index, or the store's
+ * substring index over the organisms' name and lineage): reported apart, and left out of the
+ * percentiles; so are five kingdom queries each after a write to one molecule (the line
+ * "after a write").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +47,7 @@ import { rng } from './data/search-catalog.ts';
 const MOLECULES = Number(process.env.MOLECULES ?? 100_000);
 const ORGANISMS = Number(process.env.ORGANISMS ?? 20_000);
 const QUERIES = Number(process.env.QUERIES ?? 300);
+const PATHS = (process.env.PATHS ?? 'index,filter').split(',').map((p) => p.trim()).filter(Boolean);
 const BATCH = 5_000;
 const random = rng(7);
 const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
@@ -99,8 +109,6 @@ try {
   const t0 = performance.now();
   const organisms = await build(store);
   console.log(`catalog: ${MOLECULES} molecules, ${organisms.length} organisms (synthetic assignment) built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  // Taxon queries never reach the structure search.
-  const search = (query: string) => coconutSearch({ store, structure: undefined as unknown as StructureSearch }, { type: 'tags', tagType: 'taxon', query });
   const cased = (s: string) => (random() < 0.5 ? s : random() < 0.5 ? s.toLowerCase() : s.toUpperCase());
   const ranks = ['kingdom', 'order', 'family', 'genus', 'species'];
   const queries: [string, string][] = [];
@@ -109,20 +117,37 @@ try {
     const v = pick(organisms.filter((o) => typeof o[rank] === 'string'))[rank] as string;
     queries.push([rank, cased(v)]);
   }
-  const f0 = performance.now();
-  await search(queries[0][1]);
-  const first = performance.now() - f0;
-  console.log(`\ntags/taxon, first page (limit 24), ${QUERIES} queries; first after a write ${first.toFixed(0)} ms (builds the lineage index)`);
-  const times: Record<string, number[]> = {};
-  const hits: Record<string, number> = {};
-  for (const [rank, q] of queries) {
-    const s = performance.now();
-    const { data } = await search(q);
-    (times[rank] ??= []).push(performance.now() - s);
-    hits[rank] = (hits[rank] ?? 0) + (Array.isArray(data) ? 0 : data.total);
+  for (const path of PATHS) {
+    if (path !== 'index' && path !== 'filter') throw new Error(`PATHS: index or filter, not ${path}`);
+    // `filter`: the store without its taxon index (as MongoDB, and as before the index).
+    const used: CatalogStore = path === 'index' ? store : new Proxy(store, { get: (t, k) => (k === 'linkedPage' ? undefined : typeof Reflect.get(t, k) === 'function' ? Reflect.get(t, k).bind(t) : Reflect.get(t, k)) });
+    // Taxon queries never reach the structure search.
+    const search = (query: string) => coconutSearch({ store: used, structure: undefined as unknown as StructureSearch }, { type: 'tags', tagType: 'taxon', query });
+    const f0 = performance.now();
+    await search(queries[0][1]);
+    const first = performance.now() - f0;
+    console.log(`\n${path}: tags/taxon, first page (limit 24), ${QUERIES} queries; first ${first.toFixed(0)} ms (builds the ${path === 'index' ? 'taxon index' : 'lineage index'})`);
+    const times: Record<string, number[]> = {};
+    const hits: Record<string, number> = {};
+    for (const [rank, q] of queries) {
+      const s = performance.now();
+      const { data } = await search(q);
+      (times[rank] ??= []).push(performance.now() - s);
+      hits[rank] = (hits[rank] ?? 0) + (Array.isArray(data) ? 0 : data.total);
+    }
+    for (const r of ranks) line(r, times[r], `mean hits ${(hits[r] / times[r].length).toFixed(0)}`);
+    line('all', Object.values(times).flat());
+    // After a write to one molecule, the next query rebuilds what was built from the molecules.
+    const afterWrite: number[] = [];
+    const kingdoms = queries.filter(([r]) => r === 'kingdom');
+    for (let i = 0; i < 5; i++) {
+      await store.update('molecules', 1 + i, { annotation_level: i % 6 });
+      const s = performance.now();
+      await search(kingdoms[i % kingdoms.length][1]);
+      afterWrite.push(performance.now() - s);
+    }
+    line('kingdom, after a write', afterWrite);
   }
-  for (const r of ranks) line(r, times[r], `mean hits ${(hits[r] / times[r].length).toFixed(0)}`);
-  line('all', Object.values(times).flat());
 } finally {
   await store.close();
   await rm(dir, { recursive: true, force: true });

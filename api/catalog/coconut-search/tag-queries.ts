@@ -14,8 +14,8 @@
  */
 import type { CatalogStore } from '../store/types.ts';
 import { Errors } from '../schema/types.ts';
-import { listing, type Hits } from './listing.ts';
-import { checkTaxon, moleculeFilterForTaxon } from '../taxonomy/taxon.ts';
+import { and, baseFilter, listing, sortFor, startOf, type Hits } from './listing.ts';
+import { checkTaxon, moleculesUnderTaxon } from '../taxonomy/taxon.ts';
 import type { CoconutRequest } from './request.ts';
 
 export const TAG_TYPES = ['dataSource', 'organisms', 'citations', 'taxon'];
@@ -45,7 +45,8 @@ export async function tagSearch(store: CatalogStore, req: CoconutRequest): Promi
     case 'citations':
       return listing(store, req, { citation_ids: { $in: await linkedIds(store, 'citations', req.query) } });
     case 'taxon':
-      return listing(store, req, await moleculeFilterForTaxon(store, checkTaxon(req.query, 'query')));
+      // as `listing` would with the taxon's filter, from the store's taxon index where it has one
+      return moleculesUnderTaxon(store, checkTaxon(req.query, 'query'), and(baseFilter(req)), { sort: sortFor(req, 'annotation'), skip: startOf(req), limit: req.limit });
     default: {
       const e = new Errors();
       e.add(

@@ -21,7 +21,8 @@ interface Built {
   field: Uint16Array;
 }
 
-function valuesAt(doc: Doc, path: string[]): string[] {
+/** The strings at a path (a string, or the strings of a list); what `containing` compares. */
+export function valuesAt(doc: Doc, path: string[]): string[] {
   let cur: unknown = doc;
   for (const p of path) {
     if (cur === null || typeof cur !== 'object') return [];

@@ -6,7 +6,8 @@
  * reloads any collection file another process changed (inode/size/mtime signature).
  * Queries: candidates from the most selective index or property column (embedded-plan.ts,
  * embedded-columns.ts), the rest of the filter as a compiled predicate (embedded-match.ts);
- * `containing` from a substring index (embedded-text.ts). What is built from the documents is
+ * `containing` from a substring index (embedded-text.ts), `linkedPage` from per-value lists of
+ * molecules (embedded-linked.ts). What is built from the documents is
  * dropped at the next write or reload of their collection (`forget`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -20,10 +21,11 @@ import { FieldColumns } from './embedded-columns.ts';
 import { matcher, type Predicate } from './embedded-match.ts';
 import { planFilter, type NedbIndex, type Plan } from './embedded-plan.ts';
 import { TextIndexes } from './embedded-text.ts';
+import { LinkedIndexes } from './embedded-linked.ts';
 import { SortedOrders } from './sorted-orders.ts';
 import { sortDocs } from './sort.ts';
 import { storeIndexes } from '../schema/resources.ts';
-import { COLLECTIONS, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type LinkField, type TextHit } from './types.ts';
+import { COLLECTIONS, LINKED, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type IdPage, type LinkedKey, type LinkField, type TextHit } from './types.ts';
 
 type Name = CollectionName | 'counters';
 // CommonJS package: under NodeNext the default import is typed as the module namespace
@@ -85,6 +87,7 @@ export class EmbeddedStore implements CatalogStore {
   private readonly orders = new SortedOrders(nedbMatch);
   private readonly columns = new FieldColumns();
   private readonly texts = new TextIndexes();
+  private readonly linked = new LinkedIndexes();
   /** Writes per collection (for `recent`). */
   private readonly generations = new Map<Name, number>();
   /** allDocs(): the documents of a collection at a generation (live: read them, never change them). */
@@ -238,6 +241,7 @@ export class EmbeddedStore implements CatalogStore {
     this.orders.invalidate(name);
     this.columns.invalidate(name);
     this.texts.invalidate(name);
+    this.linked.invalidate(name);
     this.everything.delete(name);
   }
 
@@ -308,7 +312,7 @@ export class EmbeddedStore implements CatalogStore {
         return this.byIds(coll, limit ? ids.slice(skip, skip + limit) : ids.slice(skip), proj);
       }
       // The id index lists documents in id order, which the sort then only confirms (linear).
-      const all = idOnly ? () => db.indexes.id.getAll() as Doc[] : () => db.getAllData() as Doc[];
+      const all = idOnly ? () => db.indexes.id.getAll() as Doc[] : () => this.allDocs(coll, db);
       // Only the page is copied out of nedb.
       return this.byIds(coll, this.orders.page(coll, all, sort, filter, skip, limit), proj);
     });
@@ -327,7 +331,7 @@ export class EmbeddedStore implements CatalogStore {
     const byId = sort.length && sort.every((k) => k.field === 'id') ? sort[0].dir : 0;
     let page: Doc[];
     if (sort.length && !byId && matched.length > SORT_DIRECTLY) {
-      const ids = this.orders.page(coll, () => db.getAllData() as Doc[], sort, filter, skip, limit, found.keep);
+      const ids = this.orders.page(coll, () => this.allDocs(coll, db), sort, filter, skip, limit, found.keep);
       const docsById = new Map((db.indexes.id as NedbIndex).getMatching(ids).map((d) => [d.id, d]));
       page = ids.map((id) => docsById.get(id)!);
     } else {
@@ -387,6 +391,22 @@ export class EmbeddedStore implements CatalogStore {
     return this.op(async () => {
       const db = await this.db(coll);
       return this.texts.search(coll, () => db.getAllData() as Doc[], fields, text, extra);
+    });
+  }
+
+  linkedPage(q: LinkedKey, filter: Filter, opts: FindOptions = {}): Promise<IdPage> {
+    return this.op(async () => {
+      const to = LINKED[q.field];
+      const db = await this.db('molecules');
+      const ldb = await this.db(to);
+      return this.linked.page(q, filter, opts, {
+        molGen: this.generations.get('molecules') ?? 0,
+        linkedGen: this.generations.get(to) ?? 0,
+        docs: () => this.allDocs('molecules', db),
+        linked: () => this.allDocs(to, ldb),
+        matcher: (f) => matcher(f, nedbMatch),
+        sorted: (sort) => this.orders.sortedWithOrder('molecules', () => this.allDocs('molecules', db), sort),
+      });
     });
   }
 

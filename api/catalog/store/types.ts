@@ -121,6 +121,26 @@ export interface TextHit {
   [field: string]: unknown;
 }
 
+/**
+ * What `linkedPage` looks for: molecules whose link list `field` names a document (of the
+ * collection that list points to) one of whose `keys` fields equals `value`, ignoring case.
+ */
+export interface LinkedKey {
+  field: LinkField;
+  /** Fields of the linked documents compared (a string, or a list of strings; dotted paths reach inside). */
+  keys: string[];
+  value: string;
+}
+
+/** One page of ids and the total it was cut from. */
+export interface IdPage {
+  total: number;
+  ids: number[];
+}
+
+/** The collection each link list points to. */
+export const LINKED: Record<LinkField, CollectionName> = { organism_ids: 'organisms', citation_ids: 'citations', collection_ids: 'collections' };
+
 export interface CatalogStore {
   readonly kind: 'embedded' | 'mongo';
 
@@ -138,6 +158,17 @@ export interface CatalogStore {
    * from an in-memory substring index; MongoDB with a case-insensitive regular expression.
    */
   containing(coll: CollectionName, fields: string[], text: string, extra?: string[]): Promise<TextHit[]>;
+
+  /**
+   * Optional (the embedded store has it; without it, count and find with a filter): the molecules
+   * whose link list `q.field` names a document one of whose `q.keys` equals `q.value` ignoring case
+   * (JavaScript's `toLowerCase` on both sides, the exact hit of `containing`) and that match
+   * `filter`: their number and the ids of one page (`sort`, `skip`, `limit`; `fields` unused).
+   * The same answer as `count` and `find` with `{[q.field]: {$in: <ids of those documents>}}` and
+   * `filter`, from an index kept until either collection is written (taxon queries,
+   * api/catalog/taxonomy/taxon.ts).
+   */
+  linkedPage?(q: LinkedKey, filter: Filter, opts?: FindOptions): Promise<IdPage>;
 
   /** Inserts and returns the document with its new `id`. */
   insert<C extends CollectionName>(coll: C, doc: NewDoc<C>): Promise<DocFor<C>>;
