@@ -12,17 +12,16 @@
  * - MongoDB (when MONGO_URL is set) answers through the filter path, to the same reference.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { importDemo } from '../../api/catalog/import/demo.ts';
 import { EmbeddedStore } from '../../api/catalog/store/embedded.ts';
 import type { CatalogStore, Doc, Filter, SortKey } from '../../api/catalog/store/types.ts';
 import { LINEAGE_FIELDS, moleculesUnderTaxon, moleculesUnderTaxonByFilter } from '../../api/catalog/taxonomy/taxon.ts';
 import { storeVariant } from '../helpers/skip.ts';
 import { fakeDerive, makeStore, storeKinds } from './helper.ts';
+import { na, readTsv } from '../helpers/lotus.ts';
 
 const LINEAGE = [...LINEAGE_FIELDS];
 const ANNOTATION: SortKey[] = [
@@ -41,18 +40,6 @@ const BASES: Record<string, Filter> = {
 
 // ---------------------------------------------------------------- LOTUS reference (demo catalog)
 
-/** A TSV file of api/catalog/data as objects; R's quoted fields unquoted. */
-function readTsv(file: string): Record<string, string>[] {
-  const text = gunzipSync(readFileSync(new URL(`../../api/catalog/data/${file}`, import.meta.url))).toString('utf8');
-  const [head, ...lines] = text.split('\n').filter((l) => l.trim() !== '');
-  const cols = head.split('\t');
-  const unquote = (s: string) => (s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1).replaceAll('""', '"') : s);
-  return lines.map((l) => {
-    const f = l.split('\t').map(unquote);
-    return Object.fromEntries(cols.map((c, i) => [c, f[i] ?? '']));
-  });
-}
-const na = (s: string | undefined) => (s === undefined || s.trim() === '' || s.trim() === 'NA' ? null : s.trim());
 type Row = { name: string; smiles: string; lineage: Record<string, string | null> };
 
 const sampleRows: Row[] = readTsv('lotus_sample_1000.tsv.gz').map((r) => {

@@ -11,31 +11,18 @@
  * molecule is identified here by its `canonical_smiles`, which is the row's SMILES.
  */
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { importDemo } from '../../api/catalog/import/demo.ts';
 import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { build } from '../helpers/app.ts';
 import { fakeDerive } from './helper.ts';
+import { na, readTsv } from '../helpers/lotus.ts';
 
 const LINEAGE = ['domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'tribe', 'genus', 'species', 'variety'] as const;
 const FIELDS = [...LINEAGE, 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'] as const;
 type Ref = { name: string; smiles: string; values: Record<string, string | number | null> };
 
-/** A TSV file of api/catalog/data as objects; R's quoted fields (`"c(""1"", ""2"")"`) unquoted. */
-function readTsv(file: string): Record<string, string>[] {
-  const text = gunzipSync(readFileSync(new URL(`../../api/catalog/data/${file}`, import.meta.url))).toString('utf8');
-  const [head, ...lines] = text.split('\n').filter((l) => l.trim() !== '');
-  const cols = head.split('\t');
-  const unquote = (s: string) => (s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1).replaceAll('""', '"') : s);
-  return lines.map((l) => {
-    const f = l.split('\t').map(unquote);
-    return Object.fromEntries(cols.map((c, i) => [c, f[i] ?? '']));
-  });
-}
-const na = (s: string | undefined) => (s === undefined || s.trim() === '' || s.trim() === 'NA' ? null : s.trim());
 const firstInt = (s: string | undefined) => (na(s) === null ? null : Number(/\d+/.exec(s!)![0]));
 
 /** lotus_sample_1000: lineage columns 01domain .. 10varietas, the id columns, the Wikidata IRI. */

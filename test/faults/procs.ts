@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { answers as redisAnswers, freePort } from '../helpers/redis.ts';
 
 export { freePort };
@@ -227,3 +228,15 @@ export function sample(metrics: string, name: string): number | undefined {
 
 /** A queue prefix of its own for each test. */
 export const uniquePrefix = (name: string) => `natprod-fault-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** Deletes every key under `<prefix>:` (a test's private queue prefix) once its processes are gone. */
+export async function dropPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const r = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await r.del(...keys);
+  } while (cursor !== '0');
+  r.disconnect();
+}

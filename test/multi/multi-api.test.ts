@@ -7,12 +7,11 @@
  * for a state, bounded only so that a broken build fails instead of hanging.
  */
 import t from 'tap';
-import { Redis } from 'ioredis';
 import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 import { testRedis } from '../helpers/redis.ts';
-import { ready, request, serviceEnv, sleep, startApi, startWorker, tempDir, uniquePrefix, type Answer } from '../faults/procs.ts';
+import { dropPrefix, ready, request, serviceEnv, sleep, startApi, startWorker, tempDir, uniquePrefix, type Answer } from '../faults/procs.ts';
 
 const redis = await testRedis();
 if (!redis) {
@@ -65,14 +64,7 @@ const worker = startWorker(t, 'worker', env);
 // The processes first (whatever order tap runs the teardowns in), then their keys.
 t.teardown(async () => {
   await Promise.all([apiA, apiB, worker].map((s) => s.kill('SIGKILL')));
-  const r = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== '0');
-  r.disconnect();
+  await dropPrefix(redis.url, prefix);
 });
 
 await Promise.all([ready(apiA), ready(apiB), ready(worker)]);

@@ -5,13 +5,11 @@
  * directly (test/fixtures/toolkits/make.sh), never with natprod. The worker's /health lists the
  * sidecars it started. Each toolkit's part is skipped with the reason when it is not installed.
  */
-import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { Redis } from 'ioredis';
-import { locateCdk, locateOpenBabel } from '../../shared/toolkits/index.ts';
+import { body, noCdk, noOb, rows } from '../toolkits/fixtures.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 import { testRedis } from '../helpers/redis.ts';
-import { ready, request, serviceEnv, startApi, startWorker, tempDir, uniquePrefix } from '../faults/procs.ts';
+import { dropPrefix, ready, request, serviceEnv, startApi, startWorker, tempDir, uniquePrefix } from '../faults/procs.ts';
 
 const redis = await testRedis();
 if (!redis) {
@@ -20,15 +18,6 @@ if (!redis) {
 }
 t.teardown(() => redis.stop());
 
-const FIX = new URL('../fixtures/toolkits/', import.meta.url);
-const rows = (name: string) =>
-  readFileSync(new URL(name, FIX), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
-const cdk = locateCdk();
-const ob = locateOpenBabel();
-const noCdk = cdk.ok ? false : `CDK not installed (${cdk.problem}): apt-get install default-jre-headless libcdk-java`;
-const noOb = ob.ok ? false : `Open Babel not installed (${ob.problem}): apt-get install python3-openbabel`;
-/** A molblock without its header's second line (program name and a timestamp). */
-const body = (molblock: string) => molblock.split('\n').map((l, i) => (i === 1 ? '' : l)).join('\n');
 
 const prefix = uniquePrefix('toolkits-dist');
 const env = serviceEnv({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix, DATA_DIR: tempDir(t, 'data'), SEED_DEMO: 'false', JOB_TIMEOUT_MS: '60000' });
@@ -36,14 +25,7 @@ const api = startApi(t, 'api', env);
 const worker = startWorker(t, 'worker', env);
 t.teardown(async () => {
   await Promise.all([api, worker].map((s) => s.kill('SIGKILL')));
-  const r = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  let cursor = '0';
-  do {
-    const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await r.del(...keys);
-  } while (cursor !== '0');
-  r.disconnect();
+  await dropPrefix(redis.url, prefix);
 });
 await Promise.all([ready(api), ready(worker)]);
 const A = `http://127.0.0.1:${api.port}`;

@@ -5,24 +5,15 @@
  * natprod). Also: what each toolkit refuses, the 422 of a toolkit that is not installed, /health.
  * Each toolkit's part is skipped with the reason when it is not installed.
  */
-import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { build } from '../helpers/app.ts';
-import { locateCdk, locateOpenBabel, Toolkits } from '../../shared/toolkits/index.ts';
+import { Toolkits } from '../../shared/toolkits/index.ts';
+import { body, noCdk, noOb, rows } from './fixtures.ts';
 import { loadConfig } from '../../shared/config.ts';
 
-const FIX = new URL('../fixtures/toolkits/', import.meta.url);
-const rows = (name: string) =>
-  readFileSync(new URL(name, FIX), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t'));
-const cdk = locateCdk();
-const ob = locateOpenBabel();
-const noCdk = cdk.ok ? false : `CDK not installed (${cdk.problem}): apt-get install default-jre-headless libcdk-java`;
-const noOb = ob.ok ? false : `Open Babel not installed (${ob.problem}): apt-get install python3-openbabel`;
 
 const { app } = (await build(t, 'inline'))!;
 const get = (url: string, query: Record<string, string>) => app.inject({ url, query });
-/** A molblock without its header's second line (program name and a timestamp). */
-const body = (molblock: string) => molblock.split('\n').map((l, i) => (i === 1 ? '' : l)).join('\n');
 /**
  * Its connection table only (elements in order; bonds as unordered pairs with their orders):
  * Open Babel's OBBuilder places atoms differently at each run, and its molfile writer orders the
