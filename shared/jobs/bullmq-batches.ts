@@ -201,9 +201,13 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
       return calls.wait(id, 5_000);
     },
 
-    close() {
+    /** Stops the watchdog and withdraws this api from the producers (its share goes back to the others at once). */
+    async close() {
       clearInterval(watchdog);
-      void redis.hdel(keys.producers(prefix), producerId).catch(() => {});
+      // Never waits on a Redis that is gone: its entry then lapses after CAPACITY_STALE_MS.
+      if (redis.status !== 'ready') return;
+      const done = redis.hdel(keys.producers(prefix), producerId).catch(() => {});
+      await Promise.race([done, new Promise((r) => setTimeout(r, 500).unref())]);
     },
   };
   return calls;

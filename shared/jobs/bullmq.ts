@@ -240,7 +240,7 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     },
 
     async close() {
-      batches.close();
+      await batches.close();
       await Promise.all(Object.values(events).map((e) => e.close()));
       await Promise.all(Object.values(queues).map((q) => q.close()));
       for (const c of blocking) c.disconnect();

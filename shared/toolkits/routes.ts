@@ -116,5 +116,5 @@ export function routeOf(task: string, args: unknown): { toolkit: ToolkitName; ro
   return route?.toolkits.includes(toolkit) ? { toolkit, route } : undefined;
 }
 
-/** Toolkits each operation accepts besides RDKit (for docs and tests). */
+/** Toolkits a sidecar answers for each operation (test/unit/toolkit-routes.test.ts checks them against the registry). */
 export const toolkitsOf = (task: string): readonly ToolkitName[] => ROUTES[task]?.toolkits ?? [];

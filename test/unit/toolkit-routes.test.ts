@@ -1,0 +1,29 @@
+/**
+ * The registry says which toolkits an operation accepts (its `toolkit` enum, shared/ops); the
+ * sidecar routes (shared/toolkits/routes.ts) say which of them a sidecar answers. They must name
+ * the same toolkits: one accepted but not routed would reach an RDKit thread under another name.
+ * RDKit and OpenChemLib run on the threads themselves (3D coordinates), not in a sidecar.
+ */
+import t from 'tap';
+import { OPERATIONS } from '../../shared/ops/index.ts';
+import { toolkitsOf } from '../../shared/toolkits/routes.ts';
+
+const ON_THREADS = ['rdkit', 'openchemlib'];
+
+type Node = { options?: readonly string[]; def?: { innerType?: Node }; unwrap?: () => Node };
+function accepted(op: (typeof OPERATIONS)[number]): string[] {
+  const shape = (op.args as unknown as { shape?: Record<string, Node> }).shape;
+  let node = shape?.toolkit;
+  for (let i = 0; node && !node.options && i < 4; i++) node = node.def?.innerType ?? node.unwrap?.();
+  return [...(node?.options ?? [])];
+}
+
+t.test('every toolkit the registry accepts besides the threads\' own is answered by a sidecar, and no other', async (t) => {
+  let checked = 0;
+  for (const op of OPERATIONS) {
+    const others = accepted(op).filter((k) => !ON_THREADS.includes(k)).sort();
+    t.same(others, [...toolkitsOf(op.task)].sort(), op.name);
+    if (others.length) checked++;
+  }
+  t.ok(checked >= 8, `${checked} operations accept cdk or openbabel`);
+});
