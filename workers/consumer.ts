@@ -21,7 +21,7 @@ export interface ConsumerOptions {
   pool: ChemPool;
   /** Jobs processed at once per queue (the thread count: Piscina queues the rest). */
   concurrency: number;
-  /** Threads announced to the api processes (they size their batches by it); default `concurrency`. */
+  /** Threads announced to the api processes (its entry counts as one worker process; the thread count is informative); default `concurrency`. */
   threads?: number;
   lockMs: number;
   observer?: JobObserver;
@@ -125,8 +125,10 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     const worker = new Worker(QUEUES[mode], processor, {
       connection,
       prefix,
-      // A batch can wait on one slow call after its others are done: twice as many keep the threads fed.
-      concurrency: mode === 'batch' ? 2 * opts.concurrency : opts.concurrency,
+      // Batches: the one this process's threads run (a batch's calls go to all of them) and the next
+      // one, already here when the first is done; the apis send two per worker process
+      // (shared/jobs/batcher.ts). More would only add idle consumers racing for each batch.
+      concurrency: mode === 'batch' ? 2 : opts.concurrency,
       lockDuration: opts.lockMs,
       stalledInterval: opts.lockMs,
       maxStalledCount: 2,
@@ -141,7 +143,7 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     batches.cancel(jobId);
   });
 
-  // Announce this process's threads: the api processes keep about two batches per thread in flight.
+  // Announce this process: the api processes keep two batches per worker process in flight.
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const announce = () =>
     redis.hset(keys.capacity(prefix), workerId, `${opts.threads ?? opts.concurrency}:${Date.now()}`).catch(() => {});

@@ -1,23 +1,26 @@
 /**
  * Quick calls awaited by the api, carried several to a BullMQ job (distributed mode).
  *
- * A call is sent at once while the workers have a thread without a call: fewer calls in flight
- * than `threads()` (the worker threads that announced themselves), or none at all. Otherwise
- * calls wait here, and whenever a batch comes back the waiting calls leave together, split over
- * the free places (at most `threads()` batches in flight). Under light load every call is a batch
- * of one (no added latency); under saturation the Redis round trips and BullMQ's bookkeeping are
- * paid once per batch instead of once per call. Calls leave in arrival order.
+ * Each worker process takes two batches at a time: the one its threads run (a batch's calls go to
+ * all of them) and the next one, so that the next is already there when the first is done and its
+ * threads never wait for a round trip through Redis. The api keeps at most two batches in flight
+ * per worker process (its `places`). A call leaves at once when nothing is in flight; otherwise
+ * calls wait here until they make a full batch: the calls in this process (smoothed over the
+ * batches that came back) divided by the places. Under a steady load of N calls that is N / places
+ * calls, the ones that follow the answers of the batch that just came back: each batch is replaced
+ * by one of the same size while the worker still runs the other one. Under light load every call is
+ * a batch of one (no added latency); under saturation the Redis round trips and BullMQ's
+ * bookkeeping are paid once per batch instead of once per call. Calls leave in arrival order.
  *
- * Measured (docs/performance.md, 2026-11-26 evening): with twice as many places as threads and no
- * gate on calls, every call that arrived just after a batch came back found a free place and left
- * alone: under load 1,370 of 2,000 batches were single calls, each paying a whole job. A worker
- * runs a batch's calls on all its threads at once, so one place per thread keeps them busy.
- *
- * The gate on calls applies to arrivals only. When a batch comes back, the calls waiting leave at
- * once even though other batches (more calls than threads) are still out: measured 2026-11-27 on
- * 16 cores (bench/scale), waiting for the calls in flight to drop below the thread count made the
- * batches go out in waves, and every worker idled between waves (workers 61-64 % busy, 8 workers of
- * one thread gave 5.2x one worker on canonical SMILES).
+ * Measured (docs/performance.md, "The distributed mode against the original on 2 cores"):
+ * - 2026-11-26: with more places than threads and no wait for a full batch, a call that arrived
+ *   just after a batch came back left alone (1,370 of 2,000 batches were single calls).
+ * - 2026-11-27 (16 cores): holding calls until the calls in flight fell below the thread count made
+ *   the batches go out in waves and the workers idle between them.
+ * - 2026-11-27 (2 cores, 1 worker of 2 threads, 32 clients): one place per thread and a call sent
+ *   whenever a thread had none gave batches of 11 on average, a third of them single calls, and
+ *   often nothing in flight (the batches synchronised: one large, one of a single call); the full
+ *   batch rule gives 14-16 calls per batch and 6-20 % more requests per second.
  */
 import { AppError } from '../errors.ts';
 import { callId, queueUnavailable, type BatchCall, type CallOutcome } from './queues.ts';
@@ -35,8 +38,8 @@ export interface PendingCall {
 export interface BatchSink {
   /** Queue one batch job with these calls. */
   add(batchId: string, calls: BatchCall[]): Promise<void>;
-  /** Worker threads that announced themselves: the most batches in flight, and the calls in flight beyond which new calls wait for a batch to return. */
-  threads(): number;
+  /** This api's share of the batches in flight: two per worker process (see above). */
+  places(): number;
   newId(): string;
   /** A late call's outcome, to be kept where GET /jobs/{id} finds it. */
   keep(id: string, call: BatchCall, outcome: CallOutcome): void;
@@ -68,7 +71,7 @@ export class Batcher {
     });
     const p: PendingCall = { call, resolve };
     this.waiting.push(p);
-    this.pump(false);
+    this.pump();
     return Object.assign(p, { outcome });
   }
 
@@ -98,10 +101,11 @@ export class Batcher {
   complete(batchId: string, outcomes: unknown) {
     const b = this.inflight.get(batchId);
     if (!b) return;
+    this.sampleLoad();
     this.inflight.delete(batchId);
     const list = Array.isArray(outcomes) ? (outcomes as CallOutcome[]) : [];
     b.calls.forEach((p, i) => this.settle(p, list[i] ?? { ok: false, error: new AppError(500, `Batch ${batchId} returned no outcome for call ${i}`, 'internal').toJSON() }));
-    this.pump(true);
+    this.pump();
   }
 
   /** A batch's job failed for good (or was lost): every call of it fails with that error. */
@@ -110,7 +114,19 @@ export class Batcher {
     if (!b) return;
     this.inflight.delete(batchId);
     for (const p of b.calls) this.settle(p, { ok: false, error: error.toJSON() });
-    this.pump(true);
+    this.pump();
+  }
+
+  /**
+   * The calls in this process (in flight and waiting), smoothed over the batches that came back:
+   * under a steady load (e.g. N clients that each send their next call when answered) it is N, where
+   * a count taken when calls arrive misses those whose answer is on its way back.
+   */
+  private load = 0;
+  private sampleLoad() {
+    let calls = this.waiting.length;
+    for (const b of this.inflight.values()) calls += b.calls.length;
+    this.load += (calls - this.load) / 4;
   }
 
   private settle(p: PendingCall, o: CallOutcome) {
@@ -119,43 +135,50 @@ export class Batcher {
   }
 
   /**
-   * Send what may leave. `released`: a batch came back (or stopped holding its place), so a thread
-   * is about to run out of calls: the waiting calls leave now, whatever else is still in flight.
-   * Otherwise (a call arrived) a call leaves at once only while a thread has no call at all.
+   * Send what may leave (after a call arrived, a batch came back or one stopped holding its place).
+   * The batches that hold a place are those sent less than HELD_MS ago. With a free place, the
+   * waiting calls leave when nothing holds a place (the workers would idle: all of them, split into
+   * full batches over the free places) or once they make a full batch. Without a free place they
+   * wait for a batch to come back (or to stop holding its place).
    */
-  private pump(released: boolean) {
-    // The batches that hold a place: those sent less than HELD_MS ago.
+  private pump() {
     const now = Date.now();
     let held = 0;
-    let calls = 0;
     let oldest = Infinity;
     for (const b of this.inflight.values()) {
       if (now - b.sent >= HELD_MS) continue;
       held++;
-      calls += b.calls.length;
       oldest = Math.min(oldest, b.sent);
     }
-    const threads = this.sink.threads();
-    if (this.waiting.length && held > 0 && ((!released && calls >= threads) || held >= threads)) {
+    const places = this.sink.places();
+    // A full batch: this process's calls (smoothed) shared over the places.
+    const share = Math.max(1, Math.min(MAX_BATCH, Math.ceil(this.load / places)));
+    const free = places - held;
+    if (this.waiting.length && free > 0 && (held === 0 || this.waiting.length >= share)) {
+      const k = Math.max(1, Math.min(free, Math.floor(this.waiting.length / share)));
+      const size = Math.min(MAX_BATCH, Math.ceil(this.waiting.length / k));
+      for (let i = 0; i < k && this.waiting.length; i++) {
+        this.send(this.waiting.splice(0, size), now);
+        held++;
+      }
+    }
+    if (this.waiting.length && held > 0) {
       this.recheck ??= setTimeout(() => {
         this.recheck = undefined;
-        this.pump(true);
+        this.pump();
       }, oldest + HELD_MS - now).unref();
-      return;
     }
-    while (this.waiting.length && held < threads) {
-      const size = Math.min(MAX_BATCH, Math.ceil(this.waiting.length / (threads - held)));
-      const batch = this.waiting.splice(0, size);
-      const batchId = this.sink.newId();
-      batch.forEach((p, i) => {
-        p.batchId = batchId;
-        p.index = i;
-      });
-      this.inflight.set(batchId, { calls: batch, sent: now });
-      held++;
-      this.sink.add(batchId, batch.map((p) => p.call)).catch((e: unknown) => {
-        this.fail(batchId, queueUnavailable(e));
-      });
-    }
+  }
+
+  private send(batch: PendingCall[], now: number) {
+    const batchId = this.sink.newId();
+    batch.forEach((p, i) => {
+      p.batchId = batchId;
+      p.index = i;
+    });
+    this.inflight.set(batchId, { calls: batch, sent: now });
+    this.sink.add(batchId, batch.map((p) => p.call)).catch((e: unknown) => {
+      this.fail(batchId, queueUnavailable(e));
+    });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The api side of batched quick calls in the distributed mode: the Batcher (shared/jobs/batcher.ts)
  * over the `chem-batch` queue, the completion events that carry the answers back, the worker
- * capacity that sizes the batches, and the records of calls that outlived their wait
+ * worker processes that set the batches in flight, and the records of calls that outlived their wait
  * (ids `<batch id>.<n>`). The worker side is workers/batch.ts.
  */
 import { randomUUID } from 'node:crypto';
@@ -36,19 +36,16 @@ function callRecord(id: string, op: string, outcome: CallOutcome): JobRecord {
 }
 
 /**
- * The places (batches in flight) of one api process: the threads the workers announced (`capacity`
- * hash: `<threads>:<heartbeat ms>`), divided among the api processes that batch (`producers` hash:
- * heartbeat ms), rounded up; stale entries (older than CAPACITY_STALE_MS) do not count. At least 1.
+ * One api process's places (batches in flight): two per worker process that announced itself
+ * (`capacity` hash: `<threads>:<heartbeat ms>` per worker process), divided among the api
+ * processes that batch (`producers` hash: heartbeat ms), rounded up; stale entries (older than
+ * CAPACITY_STALE_MS) do not count. At least 1.
  */
-export function threadShare(capacity: Record<string, string>, producers: Record<string, string>, now: number): number {
+export function placeShare(capacity: Record<string, string>, producers: Record<string, string>, now: number): number {
   const fresh = now - CAPACITY_STALE_MS;
-  let announced = 0;
-  for (const v of Object.values(capacity)) {
-    const [n, at] = v.split(':').map(Number);
-    if (at! >= fresh) announced += n!;
-  }
-  const apis = Object.values(producers).filter((at) => Number(at) >= fresh).length;
-  return Math.max(1, Math.ceil(announced / Math.max(1, apis)));
+  const workers = Object.values(capacity).filter((v) => Number(v.split(':')[1]) >= fresh).length;
+  const apis = Math.max(1, Object.values(producers).filter((at) => Number(at) >= fresh).length);
+  return Math.max(1, Math.ceil((2 * workers) / apis));
 }
 
 export interface BatchedCallsOptions {
@@ -63,10 +60,10 @@ export interface BatchedCallsOptions {
 
 export async function createBatchedCalls(opts: BatchedCallsOptions) {
   const { redis, queue, events, prefix, timeouts, observer } = opts;
-  let threads = 1;
+  let places = 2;
   const batcher = new Batcher({
     newId: () => randomUUID(),
-    threads: () => threads,
+    places: () => places,
     async add(batchId, calls) {
       const payload: BatchPayload = { calls };
       await queue.add(BATCH_JOB, payload as never, {
@@ -86,8 +83,8 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
   events.on('completed', ({ jobId, returnvalue }) => batcher.complete(jobId, returnvalue));
   events.on('failed', ({ jobId, failedReason }) => batcher.fail(jobId, AppError.from(decodeFailure(failedReason))!));
 
-  // The worker threads that announced themselves (shared/jobs/batcher.ts), shared among the api
-  // processes that batch: each keeps its share of the places (one batch per thread in all), so
+  // The worker processes that announced themselves (shared/jobs/batcher.ts), shared among the api
+  // processes that batch: each keeps its share of the places (two batches per worker in all), so
   // that adding apis does not split the same calls into more, smaller batches (each costs BullMQ
   // its Redis scripts: on 16 cores, 3 apis x 10 workers saturated Redis before the threads).
   const producerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -101,7 +98,7 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
       .hgetall(keys.producers(prefix))
       .exec()) as [unknown, [unknown, Record<string, string>], [unknown, Record<string, string>]];
     for (const [id, at] of Object.entries(apis ?? {})) if (Number(at) < fresh) void redis.hdel(keys.producers(prefix), id).catch(() => {});
-    threads = threadShare(all ?? {}, apis ?? {}, now);
+    places = placeShare(all ?? {}, apis ?? {}, now);
   };
   await readCapacity().catch(() => {});
   // Batches whose completion event was missed (a reconnect of the events stream) are read back.

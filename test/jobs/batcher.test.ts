@@ -1,20 +1,21 @@
 /**
  * The api's batching of quick calls (shared/jobs/batcher.ts) on a recording sink: a call leaves
- * at once while the workers have a thread without a call; under load calls wait and leave
- * together when a batch comes back, in arrival order, split over the free places.
+ * at once when nothing is in flight; otherwise calls wait until they make a full batch (the calls
+ * in the process, smoothed, over the places: two per worker process) or a batch comes back, and
+ * leave in arrival order.
  */
 import t from 'tap';
 import { AppError } from '../../shared/errors.ts';
 import { Batcher, HELD_MS } from '../../shared/jobs/batcher.ts';
 import type { BatchCall, CallOutcome } from '../../shared/jobs/queues.ts';
-import { CAPACITY_STALE_MS, threadShare } from '../../shared/jobs/bullmq-batches.ts';
+import { CAPACITY_STALE_MS, placeShare } from '../../shared/jobs/bullmq-batches.ts';
 
-function harness(threads: number) {
+function harness(places: number) {
   const sent: { id: string; calls: string[] }[] = [];
   let n = 0;
   const batcher = new Batcher({
     newId: () => `b${++n}`,
-    threads: () => threads,
+    places: () => places,
     async add(batchId, calls) {
       sent.push({ id: batchId, calls: calls.map((c) => String((c.args as { smiles: string }).smiles)) });
     },
@@ -25,7 +26,15 @@ function harness(threads: number) {
     const batch = sent.find((b) => b.id === id)!;
     batcher.complete(id, batch.calls.map((s): CallOutcome => ({ ok: true, value: s.toUpperCase() })));
   };
-  return { batcher, sent, call, answer };
+  /** Ids of the batches not answered yet, oldest first. */
+  const open = () => h.sent.filter((b) => !answered.has(b.id)).map((b) => b.id);
+  const answered = new Set<string>();
+  const answerOnce = (id: string) => {
+    answered.add(id);
+    answer(id);
+  };
+  const h = { batcher, sent, call, answer: answerOnce, open };
+  return h;
 }
 
 t.test('light load: each call leaves at once, alone', async (t) => {
@@ -36,40 +45,78 @@ t.test('light load: each call leaves at once, alone', async (t) => {
   t.same(await a.outcome, { ok: true, value: 'C' });
   h.call('o');
   t.same(h.sent.map((b) => b.calls), [['c'], ['o']], 'nothing in flight: the next call leaves at once too');
-});
-
-t.test('under load calls wait for a batch to come back, then leave together in arrival order', async (t) => {
-  const h = harness(2);
-  h.call('a');
-  h.call('b');
-  t.equal(h.sent.length, 2, 'one call per idle thread leaves at once');
-  const waiting = ['c', 'd', 'e', 'f'].map((s) => h.call(s));
-  t.equal(h.sent.length, 2, 'both threads have a call: the next calls wait');
-  h.answer('b1');
-  t.same(h.sent[2], { id: 'b3', calls: ['c', 'd', 'e', 'f'] }, 'one free place: all waiting calls in one batch, in order');
-  h.call('g');
-  t.equal(h.sent.length, 3, 'a call arriving while the threads are busy waits');
+  h.call('n');
+  t.same(h.sent.map((b) => b.calls), [['c'], ['o'], ['n']], 'one in flight, light load (a full batch is one call): it leaves too');
+  h.call('x');
+  t.equal(h.sent.length, 3, 'both places held: the next call waits');
   h.answer('b2');
-  h.answer('b3');
-  t.same(await Promise.all(waiting.map((w) => w.outcome)), ['C', 'D', 'E', 'F'].map((value) => ({ ok: true, value })), 'each call gets its own answer');
-  t.same(h.sent[3], { id: 'b4', calls: ['g'] });
+  t.same(h.sent.at(-1), { id: 'b4', calls: ['x'] }, 'a place came back: it leaves');
 });
 
-t.test('waiting calls are split over the free places; a failed batch fails its calls', async (t) => {
-  const h = harness(3);
+t.test('a steady load of N clients settles into full batches of N / places, replaced while the other runs', async (t) => {
+  for (const [clients, places] of [[32, 2], [12, 2], [24, 6]] as const) {
+    const h = harness(places);
+    let n = 0;
+    const submit = (k: number) => {
+      for (let i = 0; i < k; i++) h.call(`m${++n}`);
+    };
+    submit(clients);
+    const sizesAt: number[] = [];
+    let idleSends = 0;
+    for (let round = 0; round < 200; round++) {
+      const id = h.open()[0]!;
+      const size = h.sent.find((b) => b.id === id)!.calls.length;
+      h.answer(id);
+      const before = h.sent.length;
+      // Each answered client sends its next call; the batch that replaces this one leaves while
+      // another is still in flight.
+      submit(size);
+      if (round >= 100) {
+        for (const b of h.sent.slice(before)) sizesAt.push(b.calls.length);
+        if (h.sent.length > before && h.open().length === h.sent.length - before) idleSends++;
+      }
+    }
+    const mean = sizesAt.reduce((x, y) => x + y, 0) / sizesAt.length;
+    t.ok(Math.abs(mean - clients / places) <= 1, `${clients} clients, ${places} places: batches of ${mean.toFixed(1)} (${clients / places} expected)`);
+    t.equal(Math.min(...sizesAt), Math.max(...sizesAt), `${clients} clients, ${places} places: every batch the same size`);
+    t.equal(idleSends, 0, 'no batch left while nothing was in flight (the workers never waited for one)');
+    t.equal(h.open().length, places, 'every place in use');
+  }
+});
+
+t.test('calls wait for a full batch; nothing in flight sends what waits at once', async (t) => {
+  const h = harness(2);
+  // Teach the batcher a load of 8 calls: 8 clients, a few rounds.
+  let n = 0;
+  for (let i = 0; i < 8; i++) h.call(`w${++n}`);
+  for (let r = 0; r < 20; r++) {
+    const id = h.open()[0]!;
+    const k = h.sent.find((b) => b.id === id)!.calls.length;
+    h.answer(id);
+    for (let i = 0; i < k; i++) h.call(`w${++n}`);
+  }
+  t.same(h.sent.slice(-2).map((b) => b.calls.length), [4, 4], 'full batches of 4');
+  const [first, second] = h.open();
+  h.answer(first!);
+  const before = h.sent.length;
+  ['a', 'b', 'c'].forEach((s) => h.call(s));
+  t.equal(h.sent.length, before, 'three of a batch of four: they wait (the other batch keeps the worker busy)');
+  h.answer(second!);
+  t.same(h.sent.at(-1)!.calls, ['a', 'b', 'c'], 'nothing in flight any more: they leave at once, in arrival order');
+});
+
+t.test('a failed batch fails its calls and frees its place', async (t) => {
+  const h = harness(2);
   const a = h.call('a');
-  ['b', 'c'].forEach((s) => h.call(s));
-  ['d', 'e', 'f', 'g', 'h'].forEach((s) => h.call(s));
-  t.equal(h.sent.length, 3);
+  const b = h.call('b');
+  const c = h.call('c');
+  t.equal(h.sent.length, 2);
   h.batcher.fail('b1', new AppError(503, 'queue unavailable', 'queue_unavailable'));
   t.match(await a.outcome, { ok: false, error: { status: 503 } }, 'the failed batch answers its call with the error');
-  t.same(h.sent.slice(3).map((b) => b.calls), [['d', 'e', 'f', 'g', 'h']], 'one place freed: one batch');
+  t.same(h.sent.at(-1), { id: 'b3', calls: ['c'] }, 'its place freed: the waiting call leaves');
   h.answer('b2');
   h.answer('b3');
-  ['i', 'j', 'k', 'l'].forEach((s) => h.call(s));
-  t.equal(h.sent.length, 4, 'five calls in flight on three threads: new calls wait');
-  h.answer('b4');
-  t.same(h.sent.slice(4).map((b) => b.calls), [['i', 'j'], ['k'], ['l']], 'three free places share the four calls');
+  t.same(await Promise.all([b.outcome, c.outcome]), [{ ok: true, value: 'B' }, { ok: true, value: 'C' }], 'each call gets its own answer');
 });
 
 t.test('batches that do not come back (their worker died) stop holding their places after HELD_MS', async (t) => {
@@ -89,31 +136,14 @@ t.test('batches that do not come back (their worker died) stop holding their pla
   t.same(h.sent.at(-1), { id: 'b5', calls: ['e'] }, 'fresh batches hold their places again: f waits');
 });
 
-t.test('a batch coming back releases the waiting calls even while more calls than threads are out', async (t) => {
-  const h = harness(2);
-  h.call('a');
-  h.call('b');
-  ['c', 'd', 'e', 'f'].forEach((s) => h.call(s));
-  h.answer('b1');
-  t.same(h.sent.map((b) => b.calls), [['a'], ['b'], ['c', 'd', 'e', 'f']]);
-  ['g', 'h', 'i'].forEach((s) => h.call(s));
-  t.equal(h.sent.length, 3, 'arrivals wait: five calls are out on two threads');
-  h.answer('b2');
-  t.same(h.sent.at(-1), { id: 'b4', calls: ['g', 'h', 'i'] }, 'b2 came back: g, h, i leave although b3 still holds four calls');
-  h.call('j');
-  t.equal(h.sent.length, 4, 'both places held: j waits');
-  h.answer('b3');
-  t.same(h.sent.at(-1), { id: 'b5', calls: ['j'] });
-});
-
-t.test('the workers\' threads are shared among the api processes that batch', async (t) => {
+t.test('two places per worker process, shared among the api processes that batch', async (t) => {
   const now = 1_000_000;
   const stale = String(now - CAPACITY_STALE_MS - 1);
   const workers = { w1: `4:${now}`, w2: `4:${now - 1000}`, w3: `2:${now}`, gone: `8:${stale}` };
-  t.equal(threadShare(workers, {}, now), 10, 'no api announced yet: all 10 fresh threads');
-  t.equal(threadShare(workers, { a: String(now) }, now), 10, 'one api: all of them');
-  t.equal(threadShare(workers, { a: String(now), b: String(now - 5000) }, now), 5, 'two apis: half each');
-  t.equal(threadShare(workers, { a: String(now), b: String(now), c: String(now) }, now), 4, 'three apis: rounded up');
-  t.equal(threadShare(workers, { a: String(now), old: stale }, now), 10, 'a stale api does not count');
-  t.equal(threadShare({}, { a: String(now) }, now), 1, 'no worker: at least one place');
+  t.equal(placeShare(workers, {}, now), 6, 'no api announced yet: all 6 places of the 3 fresh workers');
+  t.equal(placeShare(workers, { a: String(now) }, now), 6, 'one api: all of them');
+  t.equal(placeShare(workers, { a: String(now), b: String(now - 5000) }, now), 3, 'two apis: half each');
+  t.equal(placeShare(workers, { a: String(now), b: String(now), c: String(now), d: String(now) }, now), 2, 'four apis: rounded up');
+  t.equal(placeShare(workers, { a: String(now), old: stale }, now), 6, 'a stale api does not count');
+  t.equal(placeShare({}, { a: String(now) }, now), 1, 'no worker: at least one place');
 });
