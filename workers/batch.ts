@@ -49,8 +49,9 @@ export function createBatchRunner(opts: { pool: ChemPool; observer?: JobObserver
       }
       const { calls, done = {} } = parsed.data;
       const retryable = job.attemptsMade + 1 < (job.opts.attempts ?? 1);
+      // Started together: the pool sends them to its threads in one message per thread.
       const results = await Promise.all(
-        calls.map((c, i) => (done[i] ? (done[i] as CallOutcome) : runCall(callId(job.id!, i), c.task, c.op, c.args, c.timeoutMs, retryable))),
+        pool.together(() => calls.map((c, i) => (done[i] ? (done[i] as CallOutcome) : runCall(callId(job.id!, i), c.task, c.op, c.args, c.timeoutMs, retryable)))),
       );
       const fault = results.find((r): r is AppError => r instanceof AppError);
       if (fault) {

@@ -9,6 +9,8 @@
  * in the batch's answer, the rest of the batch left pending) and the thread takes nothing more:
  * the pool terminates it, and a fresh one (with a fresh RDKit) takes its place.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { BroadcastChannel, parentPort, threadId, workerData } from 'node:worker_threads';
@@ -25,6 +27,15 @@ export type { ThreadOutcome, ThreadTask };
 
 const data = workerData as ThreadData;
 const config = data.config;
+// Below the main threads that hand the work around (shared/config.ts, THREAD_NICE). Linux only:
+// a thread's id is the last part of /proc/thread-self; elsewhere the thread keeps its niceness.
+if (config.THREAD_NICE > 0) {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), config.THREAD_NICE);
+  } catch {
+    // not Linux, or no /proc: nothing to lower
+  }
+}
 configureRDKit({ maxHeavyAtoms: config.MAX_HEAVY_ATOMS });
 const rdkit = await loadRDKit();
 

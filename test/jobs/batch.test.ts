@@ -34,6 +34,7 @@ function fakePool() {
       })();
       return Object.assign(p, { cancel() {}, started: () => true });
     },
+    together: <T>(fn: () => T) => fn(),
   };
   return { pool: pool as unknown as ChemPool, runs };
 }
