@@ -53,7 +53,7 @@ const schema = z.object({
    * (docs/performance.md): distributed canonical SMILES +8 % at 5, +2 % at 10; inline unchanged.
    */
   THREAD_NICE: intVar(5, 0).pipe(z.number().max(19, 'must be at most 19')),
-  HOMEPAGE_URL: z.string().default('/docs'),
+  HOMEPAGE_URL: z.string().default('/latest/docs'),
   RELEASE_VERSION: z.string().default('0.1.0'),
   /** How long a quick operation's HTTP call waits for its job before answering 504. */
   JOB_TIMEOUT_MS: intVar(30_000, 100),

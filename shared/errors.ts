@@ -56,7 +56,11 @@ export class AppError extends Error {
 /** Code of a 503 for an external service (PubChem, ClassyFire) that did not answer usefully. */
 export const UPSTREAM_UNAVAILABLE = 'upstream_unavailable';
 
-/** 422 for a structure that cannot be read; names the input as the original service does. */
-export function invalidStructure(input: string, what = 'SMILES'): AppError {
+/**
+ * 422 for a structure that cannot be read, in the original service's words: its parser's
+ * exception names the parameter (`smiles`) and the value, "Error reading smiles, check again:
+ * <value>" (the original service's error text, kept so that its clients recognise it).
+ */
+export function invalidStructure(input: string, what = 'smiles'): AppError {
   return new AppError(422, `Error reading ${what}, check again: ${input}`, 'invalid_input');
 }

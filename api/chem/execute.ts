@@ -9,6 +9,7 @@ import { AnnotatedResult, BINARY_MEDIA, isMediaResult, mediaTypeOf } from '../..
 import type { JobRecord } from '../../shared/jobs/types.ts';
 import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
 import { apiHandlerOf } from './handlers/index.ts';
+import { floatJson } from './float-json.ts';
 
 export interface Submission {
   job_id: string;
@@ -72,10 +73,11 @@ function wrap(op: OpDef, args: Record<string, unknown>, value: unknown, status: 
 
 /**
  * The HTTP body of a value: JSON media types are JSON-encoded (strings too, as FastAPI does);
- * binary ones (`image/png`), which travel base64-encoded, are sent as their bytes.
+ * binary ones (`image/png`), which travel base64-encoded, are sent as their bytes. With `floats`
+ * (the operation's registry flag), JSON numbers are written as Python writes floats.
  */
-export function encodeBody(mediaType: MediaType, value: unknown): string | Buffer {
-  if (mediaType === 'application/json') return JSON.stringify(value ?? null);
+export function encodeBody(mediaType: MediaType, value: unknown, floats = false): string | Buffer {
+  if (mediaType === 'application/json') return floats ? floatJson(value) : JSON.stringify(value ?? null);
   if (BINARY_MEDIA.has(mediaType)) {
     if (typeof value !== 'string') throw new Error(`A ${mediaType} result must be base64 text`);
     return Buffer.from(value, 'base64');

@@ -97,7 +97,7 @@ export async function chemRoutes(app: FastifyInstance, opts: ChemRouteOptions) {
             return reply.code(202).header('location', outcome.submission.status_url).send(outcome.submission);
           }
           if (outcome.headers) reply.headers(outcome.headers);
-          return reply.code(outcome.status).type(contentType(outcome.mediaType)).send(encodeBody(outcome.mediaType, outcome.value));
+          return reply.code(outcome.status).type(contentType(outcome.mediaType)).send(encodeBody(outcome.mediaType, outcome.value, op.floats));
         },
       });
     }

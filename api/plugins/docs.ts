@@ -1,5 +1,6 @@
 /**
- * Documentation and static pages: Swagger UI at /docs, the OpenAPI document at /openapi.json
+ * Documentation and static pages: Swagger UI at /docs and at /latest/docs (the original service's
+ * address and default HOMEPAGE_URL), the OpenAPI document at /openapi.json
  * (built from the operation registry), the `GET /` redirect, and the 3D viewer's script, served
  * by us so the viewer page works offline.
  */
@@ -13,15 +14,23 @@ import { VIEWER_SCRIPT } from '../../shared/chem/depict/depict3d.ts';
 import type { Config } from '../../shared/config.ts';
 import { buildOpenApi } from '../openapi.ts';
 
+/** Where Swagger UI is served: ours, and the original service's (see api/plugins/security.ts). */
+export const DOCS_PREFIXES = ['/docs', '/latest/docs'] as const;
+
+/** A URL of the documentation pages (Swagger UI, its assets and its OpenAPI copy). */
+export const isDocsUrl = (url: string) => DOCS_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+
 async function docs(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
   const document = buildOpenApi(config.RELEASE_VERSION);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The same page, its assets and its /json under both prefixes. Each copy in a context of its
+  // own: the plugin decorates the instance it is registered in, which cannot happen twice.
+  for (const routePrefix of DOCS_PREFIXES) {
+    await app.register(async (scope) => scope.register(swaggerUi, { routePrefix }));
+  }
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(config.HOMEPAGE_URL, 307));
-  // The original service serves its documentation at /latest/docs (its default HOMEPAGE_URL).
-  app.get('/latest/docs', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/docs', 307));
 
   const viewer = createRequire(import.meta.url).resolve('3dmol/build/3Dmol-min.js');
   let viewerJs: Buffer | undefined;

@@ -21,6 +21,7 @@ import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { Config } from '../../shared/config.ts';
 import { dataPolicy, pagePolicy } from './csp.ts';
+import { isDocsUrl } from './docs.ts';
 
 const SELF = ["'self'"];
 /** Catalog searches are reads sent as POST: `/api/<resource>/search`, `/api/search`. */
@@ -75,7 +76,7 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
 
   // Frames: public pages (the 3D viewer) may be embedded where CORS lets their data be read.
   const publicFrames = anyOrigin ? ['*'] : [SELF[0]!, ...named];
-  const framesFor = (url: string) => (surfaceOf(url) === 'public' && !url.startsWith('/docs') ? publicFrames : SELF);
+  const framesFor = (url: string) => (surfaceOf(url) === 'public' && !isDocsUrl(url) ? publicFrames : SELF);
   // helmet's headers, taken once from its middleware: the values never depend on the request, and
   // running the middleware (eleven `res.setHeader` calls, each validated by Node, then validated
   // again when Fastify writes the head) cost ~5 % of the api's main thread at saturation. Set as
@@ -99,7 +100,7 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
     const type = reply.getHeader('content-type');
     if (type === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
     else if (typeof type === 'string' && type.startsWith('text/html') && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      const thirdParty = req.url.startsWith('/docs') || surfaceOf(req.url) === 'admin';
+      const thirdParty = isDocsUrl(req.url) || surfaceOf(req.url) === 'admin';
       reply.header('content-security-policy', pagePolicy(String(payload), framesFor(req.url), thirdParty));
     }
     done(null, payload);

@@ -32,6 +32,8 @@ export const similarityOps = [
       radius: int(2, 0, 12, 'ECFP diameter: the Morgan radius is floor(radius / 2)'),
     }),
     output: 'application/json',
+    // Tanimoto values are Python floats in the original: `1.0` for identical fingerprints.
+    floats: true,
     mode: 'quick',
     task: 'generate_bitsimilarity_similarity',
     examples: [{

@@ -54,6 +54,12 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
   output: MediaType;
   /** Other media types, chosen by an argument's value (REST's Content-Type, OpenAPI, MCP content). */
   outputBy?: OutputBy;
+  /**
+   * The numbers of the JSON answer are floats, written as Python's json writes them: an integral
+   * value keeps its `.0` (`1.0`, not `1`), as the original's answer does. The value is unchanged
+   * (job records and MCP structured content carry the plain number).
+   */
+  floats?: boolean;
   /** MCP tool title; default: `summary`. */
   title?: string;
   /**

@@ -6,7 +6,7 @@ import t from 'tap';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { build } from '../helpers/app.ts';
 
-const built = (await build(t, 'inline', { RELEASE_VERSION: '9.9.9-test', BODY_LIMIT: '2048', HOMEPAGE_URL: '/docs' }))!;
+const built = (await build(t, 'inline', { RELEASE_VERSION: '9.9.9-test', BODY_LIMIT: '2048' }))!;
 const { app, services } = built;
 
 t.test('health on every documented path', async (t) => {
@@ -22,13 +22,24 @@ t.test('health on every documented path', async (t) => {
 });
 
 t.test('root redirects to HOMEPAGE_URL; docs and OpenAPI are served', async (t) => {
+  // The original (tests/test_main.py): `/` leads to HOMEPAGE_URL, by default /latest/docs, which
+  // answers 200 text/html; charset=utf-8.
   const root = await app.inject({ url: '/' });
   t.equal(root.statusCode, 307);
-  t.equal(root.headers.location, '/docs');
-  t.equal((await app.inject({ url: '/docs/' })).statusCode, 200);
-  const latest = await app.inject({ url: '/latest/docs' });
-  t.equal(latest.statusCode, 307, 'the original\'s /latest/docs leads to the documentation');
-  t.equal(latest.headers.location, '/docs');
+  t.equal(root.headers.location, '/latest/docs', 'the default HOMEPAGE_URL is the original\'s');
+  for (const url of ['/latest/docs', '/latest/docs/', '/docs', '/docs/']) {
+    const page = await app.inject({ url });
+    t.equal(page.statusCode, 200, url);
+    t.equal(page.headers['content-type'], 'text/html; charset=utf-8', `${url}: HTML`);
+    // Every stylesheet, icon and script the page names loads (relative ones against the page's URL).
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, `http://x${url}`).pathname);
+    t.ok(assets.length >= 5, `${url}: names its assets`);
+    for (const a of assets) t.equal((await app.inject({ url: a })).statusCode, 200, `${url}: ${a}`);
+  }
+  // Swagger UI reads the document from ./json next to the page.
+  t.equal((await app.inject({ url: '/latest/docs/json' })).json().info.version, '9.9.9-test', '/latest/docs/json');
+  const configured = (await build(t, 'inline', { HOMEPAGE_URL: 'https://docs.example.org/' }))!;
+  t.equal((await configured.app.inject({ url: '/' })).headers.location, 'https://docs.example.org/', 'HOMEPAGE_URL set: `/` leads there');
   const doc = (await app.inject({ url: '/openapi.json' })).json();
   t.equal(doc.info.version, '9.9.9-test');
   const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));

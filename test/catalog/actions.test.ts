@@ -83,7 +83,7 @@ for (const kind of storeKinds()) {
       t.match(await mol(1), { standard_inchi: 'InChI=1S/fake/CO', canonical_smiles: 'CO', properties: { heavy_atom_count: 2, molecular_weight: 24.02 } }, 'derived fields and properties replaced');
       t.equal((await mol(2)).standard_inchi, 'InChI=1S/fake/CCO');
       t.notOk((await mol(6)).standard_inchi, 'an unreadable stored structure is left as it is');
-      t.ok(b.log.lines.some((l) => /^warn: recompute-properties: molecule CNP0000006 \(id 6\): Error reading SMILES/.test(l)), 'and reported');
+      t.ok(b.log.lines.some((l) => /^warn: recompute-properties: molecule CNP0000006 \(id 6\): Error reading smiles/.test(l)), 'and reported');
       t.ok(b.log.lines.includes('info: recompute-properties: 2 of 3 molecules recomputed, 1 failed'));
     });
 

@@ -54,7 +54,7 @@ for (const kind of storeKinds()) {
       t.match(twice.json.errors['mutate.1.attributes.canonical_smiles'][0], /duplicates mutate\.0/);
       const bad = await mutate('molecules', [{ operation: 'create', attributes: { canonical_smiles: 'C1CC?' } }]);
       t.equal(bad.status, 422);
-      t.same(bad.json, { message: 'Error reading SMILES, check again: C1CC?', errors: { 'mutate.0.attributes.canonical_smiles': ['Error reading SMILES, check again: C1CC?'] } });
+      t.same(bad.json, { message: 'Error reading smiles, check again: C1CC?', errors: { 'mutate.0.attributes.canonical_smiles': ['Error reading smiles, check again: C1CC?'] } });
       const viaRelation = await mutate('organisms', [{ operation: 'update', key: orgs[0].id, relations: { molecules: [{ operation: 'create', attributes: { canonical_smiles: 'c1ccccc1C' } }] } }]);
       t.match(viaRelation.json.errors['mutate.0.relations.molecules.0.attributes.canonical_smiles'][0], /already in the catalog/, 'molecules created through a relation are checked too');
       const many = await mutate('organisms', [{ operation: 'update', key: orgs[0].id, relations: { molecules: [{ operation: 'update', key: [1, 2], attributes: { canonical_smiles: 'CCCCN' } }] } }]);

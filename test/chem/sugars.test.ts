@@ -75,7 +75,7 @@ t.test('messages and errors of the original service', async (t) => {
   empty('remove_circular_sugars', 'OC[C@H]1O[C@H](O)[C@H](O)[C@@H](O)[C@@H]1O', NOTHING_LEFT);
   empty('remove_linear_and_circular_sugars', 'OC[C@H]1O[C@H](O)[C@H](O)[C@@H](O)[C@@H]1O', NOTHING_LEFT);
   for (const o of sugarsOps) {
-    throws422(t, () => call(o.name, { smiles: 'INVALID_INPUT' }), 'Error reading SMILES, check again: INVALID_INPUT', `${o.name} invalid`);
+    throws422(t, () => call(o.name, { smiles: 'INVALID_INPUT' }), 'Error reading smiles, check again: INVALID_INPUT', `${o.name} invalid`);
   }
   throws422(t, () => call('remove_circular_sugars', { smiles: 'Oc1ccccc1O[C@@H]1O[C@H](CO)[C@@H](O)[C@H](O)[C@H]1O.CCCCCC' }),
     undefined, 'disconnected input with terminal-only removal');

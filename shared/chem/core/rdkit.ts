@@ -239,7 +239,7 @@ export function assertStructureSize(text: string): void {
   lastAccepted = text;
 }
 
-export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
+export function parseMol(rdkit: RDKit, input: string, what = 'smiles'): Mol {
   if (typeof input !== 'string' || input.trim() === '') throw invalidStructure(String(input ?? ''), what);
   const text = input.includes('\n') ? input : normaliseSmiles(input);
   assertStructureSize(text);
@@ -259,7 +259,7 @@ export function parseMol(rdkit: RDKit, input: string, what = 'SMILES'): Mol {
 }
 
 /** Parse, run, delete. The only sanctioned way to touch a molecule. */
-export function withMol<T>(rdkit: RDKit, input: string, fn: (mol: Mol) => T, what = 'SMILES'): T {
+export function withMol<T>(rdkit: RDKit, input: string, fn: (mol: Mol) => T, what = 'smiles'): T {
   const mol = parseMol(rdkit, input, what);
   try {
     return fn(mol);
