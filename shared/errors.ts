@@ -59,7 +59,7 @@ export const UPSTREAM_UNAVAILABLE = 'upstream_unavailable';
 /**
  * 422 for a structure that cannot be read, in the original service's words: its parser's
  * exception names the parameter (`smiles`) and the value, "Error reading smiles, check again:
- * <value>" (the original service's error text, kept so that its clients recognise it).
+ * <value>" (docs/spec/chem-service.md §1.8.1).
  */
 export function invalidStructure(input: string, what = 'smiles'): AppError {
   return new AppError(422, `Error reading ${what}, check again: ${input}`, 'invalid_input');
