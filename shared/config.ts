@@ -193,6 +193,8 @@ const schema = z.object({
   CDK_JAVA: z.string().trim().optional(),
   /** Python with the openbabel module for `toolkit=openbabel`; unset: /usr/bin/python3 (Debian's python3-openbabel); `off` disables it. */
   OPENBABEL_PYTHON: z.string().trim().optional(),
+  /** Python with the rdkit module for `toolkit=rdkit` on the 3D operations (native RDKit); unset: /usr/bin/python3 (Debian's python3-rdkit); `off` disables it. */
+  RDKIT_PYTHON: z.string().trim().optional(),
   /** Longest one toolkit call may take in its sidecar, in ms; then the sidecar is killed and restarted (504). */
   TOOLKIT_TIMEOUT_MS: intVar(10_000, 50),
   /** A toolkit sidecar stops after this many ms without a call (0 = never); the next call restarts it. */

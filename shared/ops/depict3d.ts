@@ -21,9 +21,11 @@ export const depict3dOps = [
       'the same input always gives the same coordinates) refined with the MMFF94s+ force field. Every answer is ' +
       'checked by reading it back with RDKit: stereocentres and double bonds the input specifies keep their ' +
       `configuration. Inputs above ${CAP} heavy atoms are refused (422). \`toolkit=openbabel\`: Open Babel's make3D ` +
-      'and gen3D --best (random conformer search, hydrogens removed), as the original; rdkit is not accepted (no RDKit embedding here).',
+      'and gen3D --best (random conformer search, hydrogens removed), as the original. `toolkit=rdkit`: native RDKit, as ' +
+      'the original: AddHs, EmbedMolecule from random coordinates (maxAttempts 5000), MMFFOptimizeMolecule (re-embedded ' +
+      'when that fails), RemoveHs (random coordinates; docs/toolkits.md).',
     tag: 'convert',
-    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel'] as const) }),
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel', 'rdkit'] as const) }),
     output: 'text/plain',
     mode: 'quick',
     task: 'generate_3d_coordinates',
@@ -41,9 +43,10 @@ export const depict3dOps = [
       'An HTML page with an interactive 3D viewer (3Dmol.js, served by this service at /static/3Dmol-min.js, so ' +
       'it works offline) showing the molecule with hydrogens, coordinates as generate_3d_coordinates makes them. ' +
       `Inputs above ${CAP} heavy atoms are refused (422). \`toolkit=openbabel\`: the coordinates of Open Babel's ` +
-      'make3D and gen3D --best with hydrogens kept, as the original (random).',
+      'make3D and gen3D --best with hydrogens kept, as the original (random). `toolkit=rdkit`: native RDKit\'s ' +
+      'EmbedMolecule and MMFF optimisation with hydrogens kept, as the original (random).',
     tag: 'depict',
-    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel'] as const) }),
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel', 'rdkit'] as const) }),
     output: 'text/html',
     mode: 'quick',
     task: 'depict_3d_molecule_depict_3D_get',

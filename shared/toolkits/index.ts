@@ -1,5 +1,5 @@
 /**
- * The CDK and Open Babel toolkits of one process: the process that runs chemistry (a worker, or
+ * The CDK, Open Babel and native RDKit (3D embedding only) toolkits of one process: the process that runs chemistry (a worker, or
  * the api with the inline runner) builds one `Toolkits` in its composition root, attaches it to
  * its pool (tasks whose `toolkit` argument names a sidecar's toolkit go to the sidecar instead of
  * an RDKit thread: routes.ts), reports `health()` and closes it at shutdown. Each sidecar starts
@@ -11,14 +11,17 @@ import type { LocalTask } from '../threads/pool.ts';
 import { Sidecar, SidecarError } from './sidecar.ts';
 import { routeOf, type RdkitCall } from './routes.ts';
 import {
-  BRIDGE_CLASS, compileCdkBridge, INSTALL_HINT, JVM_OPTIONS, locateCdk, locateOpenBabel, OPENBABEL_SCRIPT,
-  type CdkSetup, type OpenBabelSetup, type ToolkitName,
+  BRIDGE_CLASS, compileCdkBridge, INSTALL_HINT, JVM_OPTIONS, locateCdk, locateOpenBabel, locateRdkit, OPENBABEL_SCRIPT, RDKIT_SCRIPT,
+  type CdkSetup, type PythonSetup, type ToolkitName,
 } from './setup.ts';
 import { delimiter } from 'node:path';
 
-export type ToolkitConfig = Pick<Config, 'CDK_JARS' | 'CDK_JAVA' | 'OPENBABEL_PYTHON' | 'TOOLKIT_TIMEOUT_MS' | 'TOOLKIT_IDLE_MS' | 'TOOLKIT_QUEUE'>;
+export type ToolkitConfig = Pick<Config, 'CDK_JARS' | 'CDK_JAVA' | 'OPENBABEL_PYTHON' | 'RDKIT_PYTHON' | 'TOOLKIT_TIMEOUT_MS' | 'TOOLKIT_IDLE_MS' | 'TOOLKIT_QUEUE'>;
 
-export const TOOLKIT_LABEL: Record<ToolkitName, string> = { cdk: 'CDK', openbabel: 'Open Babel' };
+export const TOOLKIT_LABEL: Record<ToolkitName, string> = { cdk: 'CDK', openbabel: 'Open Babel', rdkit: 'native RDKit' };
+const TOOLKITS: readonly ToolkitName[] = ['cdk', 'openbabel', 'rdkit'];
+/** Python sidecars: their script; each runs with its address space capped at 2 GB. */
+const PYTHON_SCRIPT: Partial<Record<ToolkitName, string>> = { openbabel: OPENBABEL_SCRIPT, rdkit: RDKIT_SCRIPT };
 
 export interface ToolkitHealth {
   available: boolean;
@@ -42,11 +45,15 @@ const NO_CDK_INCHI = /cdk-inchi module is not loaded/;
 export class Toolkits {
   private readonly sidecars: Partial<Record<ToolkitName, Sidecar>> = {};
   private readonly cdk: CdkSetup;
-  private readonly openbabel: OpenBabelSetup;
+  private readonly setups: Record<ToolkitName, CdkSetup | PythonSetup>;
 
   constructor(readonly config: ToolkitConfig, env: NodeJS.ProcessEnv = process.env) {
     this.cdk = locateCdk({ CDK_JARS: config.CDK_JARS, CDK_JAVA: config.CDK_JAVA, JAVA_HOME: env.JAVA_HOME, PATH: env.PATH });
-    this.openbabel = locateOpenBabel({ OPENBABEL_PYTHON: config.OPENBABEL_PYTHON, PATH: env.PATH });
+    this.setups = {
+      cdk: this.cdk,
+      openbabel: locateOpenBabel({ OPENBABEL_PYTHON: config.OPENBABEL_PYTHON, PATH: env.PATH }),
+      rdkit: locateRdkit({ RDKIT_PYTHON: config.RDKIT_PYTHON, PATH: env.PATH }),
+    };
   }
 
   /** Route the pool's toolkit calls here; `rdkitTimeoutMs` bounds the RDKit tasks a route adds. */
@@ -66,7 +73,7 @@ export class Toolkits {
   sidecar(toolkit: ToolkitName): Sidecar {
     const existing = this.sidecars[toolkit];
     if (existing) return existing;
-    const setup = toolkit === 'cdk' ? this.cdk : this.openbabel;
+    const setup = this.setups[toolkit];
     if (!setup.ok) {
       throw new AppError(422, `toolkit=${toolkit} is not available here: ${setup.problem}${setup.disabled ? '' : `; ${INSTALL_HINT[toolkit]}`}`, 'toolkit_unavailable');
     }
@@ -78,7 +85,7 @@ export class Toolkits {
             const classes = await compileCdkBridge(this.cdk.java!, jars);
             return { file: this.cdk.java!, args: [...JVM_OPTIONS, '-cp', [classes, ...jars].join(delimiter), BRIDGE_CLASS] };
           }
-        : async () => ({ file: this.openbabel.python!, args: ['-u', OPENBABEL_SCRIPT], env: { ...process.env, NATPROD_SIDECAR_MEMORY_MB: '2048' } });
+        : async () => ({ file: (setup as PythonSetup).python!, args: ['-u', PYTHON_SCRIPT[toolkit]!], env: { ...process.env, NATPROD_SIDECAR_MEMORY_MB: '2048' } });
     const s = new Sidecar({ name: TOOLKIT_LABEL[toolkit], command, timeoutMs: c.TOOLKIT_TIMEOUT_MS, idleMs: c.TOOLKIT_IDLE_MS, maxQueue: c.TOOLKIT_QUEUE, maxInFlight: 4 });
     this.sidecars[toolkit] = s;
     return s;
@@ -110,7 +117,7 @@ export class Toolkits {
 
   health(): Record<ToolkitName, ToolkitHealth> {
     const one = (toolkit: ToolkitName): ToolkitHealth => {
-      const setup = toolkit === 'cdk' ? this.cdk : this.openbabel;
+      const setup = this.setups[toolkit];
       if (!setup.ok) {
         return { available: false, state: setup.disabled ? 'disabled' : 'not installed', version: null, reason: setup.problem, ...(setup.disabled ? {} : { install: INSTALL_HINT[toolkit] }) };
       }
@@ -119,7 +126,7 @@ export class Toolkits {
       if (s?.startFailure && !s.running) return { available: false, state: 'failed', version, reason: s.startFailure.message, install: INSTALL_HINT[toolkit], stats: { ...s.stats } };
       return { available: true, state: s?.running ? 'running' : 'idle', version, ...(s ? { stats: { ...s.stats } } : {}) };
     };
-    return { cdk: one('cdk'), openbabel: one('openbabel') };
+    return Object.fromEntries(TOOLKITS.map((k) => [k, one(k)])) as Record<ToolkitName, ToolkitHealth>;
   }
 
   async close(): Promise<void> {
@@ -127,4 +134,4 @@ export class Toolkits {
   }
 }
 
-export { locateCdk, locateOpenBabel, INSTALL_HINT, type ToolkitName } from './setup.ts';
+export { locateCdk, locateOpenBabel, locateRdkit, INSTALL_HINT, type ToolkitName } from './setup.ts';

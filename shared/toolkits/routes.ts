@@ -1,8 +1,10 @@
 /**
  * Which tasks a toolkit sidecar answers, and how its answer becomes the operation's. A task whose
- * arguments say `toolkit: 'cdk' | 'openbabel'` and which is listed here runs in the sidecar
- * instead of on an RDKit thread (ChemPool.route, installed by Toolkits.attach). The registry's
- * `toolkit` enums decide which toolkits an operation accepts: anything else is a 422 there.
+ * arguments say `toolkit: 'cdk' | 'openbabel' | 'rdkit'` and which is listed here for that toolkit
+ * runs in the sidecar instead of on a thread (ChemPool.route, installed by Toolkits.attach).
+ * `rdkit` is listed only for the 3D operations (native RDKit's embedding, which the WASM build
+ * lacks); every other `toolkit=rdkit` stays on the RDKit WASM threads. The registry's `toolkit`
+ * enums decide which toolkits an operation accepts: anything else is a 422 there.
  */
 import { AppError } from '../errors.ts';
 import { descriptorsHtml } from '../chem/descriptors/html.ts';
@@ -53,12 +55,13 @@ export const ROUTES: Record<string, Route> = {
   generate_canonical_smiles: simple(['cdk', 'openbabel'], 'canonical_smiles'),
   generate_cxsmiles: simple(['cdk'], 'cxsmiles'),
   generate_2d_coordinates: simple(['cdk', 'openbabel'], 'mol2d'),
-  generate_3d_coordinates: simple(['openbabel'], 'mol3d'),
-  // The original's 3D viewer with Open Babel: get_ob_mol(threeD, depict) keeps the hydrogens.
+  // Open Babel's make3D/gen3D, or native RDKit's EmbedMolecule + MMFF (the original's get_3d_conformers).
+  generate_3d_coordinates: simple(['openbabel', 'rdkit'], 'mol3d'),
+  // The original's 3D viewer: get_ob_mol(threeD, depict) and get_3d_conformers(depict) keep the hydrogens.
   depict_3d_molecule_depict_3D_get: {
-    toolkits: ['openbabel'],
-    async run(_t, a, call) {
-      const molblock = (await call('openbabel', { op: 'mol3d', smiles: a.smiles, hydrogens: true })) as string;
+    toolkits: ['openbabel', 'rdkit'],
+    async run(toolkit, a, call) {
+      const molblock = (await call(toolkit, { op: 'mol3d', smiles: a.smiles, hydrogens: true })) as string;
       return viewerPage(molblock, String(a.smiles));
     },
   },
@@ -111,7 +114,7 @@ export const ROUTES: Record<string, Route> = {
 /** The route of a task for the toolkit its arguments name, if a sidecar answers it. */
 export function routeOf(task: string, args: unknown): { toolkit: ToolkitName; route: Route } | undefined {
   const toolkit = (args as { toolkit?: unknown } | null)?.toolkit;
-  if (toolkit !== 'cdk' && toolkit !== 'openbabel') return undefined;
+  if (toolkit !== 'cdk' && toolkit !== 'openbabel' && toolkit !== 'rdkit') return undefined;
   const route = ROUTES[task];
   return route?.toolkits.includes(toolkit) ? { toolkit, route } : undefined;
 }

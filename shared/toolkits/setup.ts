@@ -1,5 +1,6 @@
 /**
- * Where the toolkits are, what to spawn for each sidecar, and what to install when one is missing.
+ * Where the toolkits are (CDK, Open Babel, and native RDKit for the 3D embedding its WebAssembly
+ * build lacks), what to spawn for each sidecar, and what to install when one is missing.
  * `locate*` only look at files (so /health can call them freely); `cdkCommand` compiles the CDK
  * bridge (shared/toolkits/cdk/*.java) at its first start, with the compiler inside the Java
  * runtime, and caches the classes by source, jars and java binary (as the OPSIN bridge does).
@@ -9,17 +10,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileJavaBridge, findExecutable as findExecutableOn, findJava } from '../java-bridge.ts';
 
-export type ToolkitName = 'cdk' | 'openbabel';
+/** A sidecar's toolkit; `rdkit` is native RDKit, used only where the WASM threads cannot answer (3D embedding). */
+export type ToolkitName = 'cdk' | 'openbabel' | 'rdkit';
 
 export const INSTALL_HINT: Record<ToolkitName, string> = {
   cdk: 'install a Java runtime and the CDK: on Debian/Ubuntu `apt-get install default-jre-headless libcdk-java`; elsewhere set CDK_JARS to a directory of CDK 2.8 jars and their dependencies, and CDK_JAVA to a java binary if java is not on PATH',
   openbabel: 'install Open Babel for Python: on Debian/Ubuntu `apt-get install python3-openbabel`; elsewhere set OPENBABEL_PYTHON to a python with the openbabel module',
+  rdkit: 'install native RDKit for Python (3D embedding): on Debian/Ubuntu `apt-get install python3-rdkit`; elsewhere set RDKIT_PYTHON to a python with the rdkit module',
 };
 
 export interface ToolkitEnv {
   CDK_JARS?: string;
   CDK_JAVA?: string;
   OPENBABEL_PYTHON?: string;
+  RDKIT_PYTHON?: string;
   JAVA_HOME?: string;
   PATH?: string;
 }
@@ -33,7 +37,8 @@ export interface Located {
   version?: string;
 }
 export interface CdkSetup extends Located { java?: string; jars?: string[] }
-export interface OpenBabelSetup extends Located { python?: string }
+export interface PythonSetup extends Located { python?: string }
+export type OpenBabelSetup = PythonSetup;
 
 const OFF = new Set(['off', 'none', 'false', '0']);
 const DEBIAN_JAVA_DIR = '/usr/share/java';
@@ -75,30 +80,53 @@ export function locateCdk(env: ToolkitEnv = process.env): CdkSetup {
   };
 }
 
-/** Debian's python3-openbabel lives in the system python, not in a pyenv or venv one first on PATH. */
+/** Debian's python3-openbabel and python3-rdkit live in the system python, not in a pyenv or venv one first on PATH. */
 const PYTHONS = ['/usr/bin/python3', 'python3'];
-const DEBIAN_MODULE = '/usr/lib/python3/dist-packages/openbabel/__init__.py';
+
+/** A python sidecar's interpreter: `variable` names one or `off`; else Debian's, which must have `module`. */
+function locatePython(label: string, name: string, value: string | undefined, module: string, pathVar: string | undefined): PythonSetup {
+  const v = value?.trim();
+  if (v && OFF.has(v.toLowerCase())) return { ok: false, disabled: true, problem: `${label} is disabled (${name}=off)` };
+  if (v) {
+    const python = findExecutable(v, pathVar);
+    return python ? { ok: true, python } : { ok: false, problem: `${name}=${v} is not an executable` };
+  }
+  const python = PYTHONS.map((p) => findExecutable(p, pathVar)).find(Boolean);
+  if (!python) return { ok: false, problem: 'no python3 found' };
+  const file = `/usr/lib/python3/dist-packages/${module}/__init__.py`;
+  if (python.startsWith('/usr/bin/') && !existsSync(file)) return { ok: false, python, problem: `the ${module} module is not installed (${file})` };
+  return { ok: true, python };
+}
+
+/** A version from the names in a directory (`pattern`'s first group), if one matches. */
+function versionIn(dir: string, pattern: RegExp): string | undefined {
+  try {
+    for (const n of readdirSync(dir)) {
+      const m = pattern.exec(n);
+      if (m) return m[1];
+    }
+  } catch {
+    /* another layout: the sidecar says its version */
+  }
+  return undefined;
+}
 
 export function locateOpenBabel(env: ToolkitEnv = process.env): OpenBabelSetup {
-  const v = env.OPENBABEL_PYTHON?.trim();
-  if (v && OFF.has(v.toLowerCase())) return { ok: false, disabled: true, problem: 'Open Babel is disabled (OPENBABEL_PYTHON=off)' };
-  if (v) {
-    const python = findExecutable(v, env.PATH);
-    return python ? { ok: true, python } : { ok: false, problem: `OPENBABEL_PYTHON=${v} is not an executable` };
-  }
-  const python = PYTHONS.map((p) => findExecutable(p, env.PATH)).find(Boolean);
-  if (!python) return { ok: false, problem: 'no python3 found' };
-  if (python.startsWith('/usr/bin/') && !existsSync(DEBIAN_MODULE)) return { ok: false, python, problem: `the openbabel module is not installed (${DEBIAN_MODULE})` };
-  let version: string | undefined;
-  try {
-    version = readdirSync('/usr/lib/x86_64-linux-gnu/openbabel').find((n) => /^\d+\.\d+\.\d+$/.test(n));
-  } catch {
-    /* another architecture: the sidecar says its version */
-  }
-  return { ok: true, python, ...(version ? { version: `Open Babel ${version}` } : {}) };
+  const setup = locatePython('Open Babel', 'OPENBABEL_PYTHON', env.OPENBABEL_PYTHON, 'openbabel', env.PATH);
+  const version = setup.ok && !env.OPENBABEL_PYTHON?.trim() ? versionIn('/usr/lib/x86_64-linux-gnu/openbabel', /^(\d+\.\d+\.\d+)$/) : undefined;
+  return { ...setup, ...(version ? { version: `Open Babel ${version}` } : {}) };
+}
+
+/** Native RDKit (Debian's python3-rdkit), for the 3D embedding MinimalLib lacks. */
+export function locateRdkit(env: ToolkitEnv = process.env): PythonSetup {
+  const setup = locatePython('Native RDKit', 'RDKIT_PYTHON', env.RDKIT_PYTHON, 'rdkit', env.PATH);
+  // Debian's librdkit1 installs libRDKitGraphMol.so.1.<release>.
+  const version = setup.ok && !env.RDKIT_PYTHON?.trim() ? versionIn('/usr/lib', /^libRDKitGraphMol\.so\.\d+\.(\d{4}\.\d+\.\d+)$/) : undefined;
+  return { ...setup, ...(version ? { version: `RDKit ${version}` } : {}) };
 }
 
 export const OPENBABEL_SCRIPT = fileURLToPath(new URL('./openbabel/natprod_openbabel.py', import.meta.url));
+export const RDKIT_SCRIPT = fileURLToPath(new URL('./rdkit/natprod_rdkit.py', import.meta.url));
 
 /** JVM flags: one small serial heap, C1 only, no perf-data files (as the OPSIN JVM). */
 export const JVM_OPTIONS = ['-XX:+UseSerialGC', '-Xmx512m', '-Xss16m', '-XX:TieredStopAtLevel=1', '-XX:ReservedCodeCacheSize=48m', '-XX:-UsePerfData', '-Djava.awt.headless=true', '-Dfile.encoding=UTF-8'];

@@ -162,7 +162,7 @@ t.test('deterministic, capped, errors', async (t) => {
   const aborted = { ...ctx, signal: AbortSignal.abort() } as TaskContext;
   t.ok(caught(() => depict3dTasks.generate_3d_coordinates({ smiles: 'CCO' }, aborted)), 'honours an aborted signal');
   const op = depict3dOps.find((o) => o.name === 'generate_3d_coordinates')!;
-  const bad = op.args.safeParse({ smiles: 'CCO', toolkit: 'rdkit' });
+  const bad = op.args.safeParse({ smiles: 'CCO', toolkit: 'cdk' });
   t.notOk(bad.success);
   t.match(JSON.stringify(bad.error?.issues), /openchemlib/, 'the 422 lists the allowed toolkit');
   t.equal(op.args.parse({ smiles: 'CCO' }).toolkit, 'openchemlib');
