@@ -85,7 +85,7 @@ export class Toolkits {
             const classes = await compileCdkBridge(this.cdk.java!, jars);
             return { file: this.cdk.java!, args: [...JVM_OPTIONS, '-cp', [classes, ...jars].join(delimiter), BRIDGE_CLASS] };
           }
-        : async () => ({ file: (setup as PythonSetup).python!, args: ['-u', PYTHON_SCRIPT[toolkit]!], env: { ...process.env, NATPROD_SIDECAR_MEMORY_MB: '2048' } });
+        : async () => ({ file: (setup as PythonSetup).python!, args: ['-u', '-B', PYTHON_SCRIPT[toolkit]!], env: { ...process.env, NATPROD_SIDECAR_MEMORY_MB: '2048' } });
     const s = new Sidecar({ name: TOOLKIT_LABEL[toolkit], command, timeoutMs: c.TOOLKIT_TIMEOUT_MS, idleMs: c.TOOLKIT_IDLE_MS, maxQueue: c.TOOLKIT_QUEUE, maxInFlight: 4 });
     this.sidecars[toolkit] = s;
     return s;
