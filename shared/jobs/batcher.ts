@@ -151,8 +151,11 @@ export class Batcher {
       oldest = Math.min(oldest, b.sent);
     }
     const places = this.sink.places();
-    // A full batch: this process's calls (smoothed) shared over the places.
-    const share = Math.max(1, Math.min(MAX_BATCH, Math.ceil(this.load / places)));
+    // A full batch: this process's calls (smoothed) shared over the places, rounded down, never
+    // more than the smallest batch of a steady load brings back (N = 33 on 2 places: 16). The half
+    // call absorbs the smoothing: a load that settles from above onto N must not ask N / places + 1
+    // (2 clients after a burst would then wait for each other for good).
+    const share = Math.max(1, Math.min(MAX_BATCH, Math.floor((this.load + 0.5) / places)));
     const free = places - held;
     if (this.waiting.length && free > 0 && (held === 0 || this.waiting.length >= share)) {
       const k = Math.max(1, Math.min(free, Math.floor(this.waiting.length / share)));

@@ -54,7 +54,7 @@ t.test('light load: each call leaves at once, alone', async (t) => {
 });
 
 t.test('a steady load of N clients settles into full batches of N / places, replaced while the other runs', async (t) => {
-  for (const [clients, places] of [[32, 2], [12, 2], [24, 6]] as const) {
+  for (const [clients, places] of [[32, 2], [33, 2], [12, 2], [24, 6]] as const) {
     const h = harness(places);
     let n = 0;
     const submit = (k: number) => {
@@ -82,6 +82,34 @@ t.test('a steady load of N clients settles into full batches of N / places, repl
     t.equal(idleSends, 0, 'no batch left while nothing was in flight (the workers never waited for one)');
     t.equal(h.open().length, places, 'every place in use');
   }
+});
+
+t.test('after a burst, a light load is not held back: two clients soon have both calls in flight', async (t) => {
+  const h = harness(2);
+  let n = 0;
+  const cycle = (rounds: number) => {
+    for (let r = 0; r < rounds; r++) {
+      const id = h.open()[0]!;
+      const k = h.sent.find((b) => b.id === id)!.calls.length;
+      h.answer(id);
+      for (let i = 0; i < k; i++) h.call(`x${++n}`);
+    }
+  };
+  for (let i = 0; i < 40; i++) h.call(`x${++n}`);
+  cycle(60);
+  // Only two clients from here on: the other 38 stop (their batches come back, nothing follows).
+  while (h.open().length) h.answer(h.open()[0]!);
+  h.call(`x${++n}`);
+  h.call(`x${++n}`);
+  let both = 0;
+  for (let r = 0; r < 60; r++) {
+    if (h.open().length === 2) both++;
+    const id = h.open()[0]!;
+    h.answer(id);
+    h.call(`x${++n}`);
+  }
+  t.ok(both >= 45, `both calls in flight in ${both} of the last 60 rounds (the smoothed load falls from 40 to 2)`);
+  t.equal(h.open().length, 2, 'in the end, both');
 });
 
 t.test('calls wait for a full batch; nothing in flight sends what waits at once', async (t) => {
