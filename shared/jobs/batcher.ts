@@ -6,7 +6,7 @@
  * threads never wait for a round trip through Redis. The api keeps at most two batches in flight
  * per worker process (its `places`). A call leaves at once when nothing is in flight; otherwise
  * calls wait here until they make a full batch: the calls in this process (smoothed over the
- * batches that came back) divided by the places. Under a steady load of N calls that is N / places
+ * batches that came back) divided by the places, rounded down. Under a steady load of N calls that is N / places
  * calls, the ones that follow the answers of the batch that just came back: each batch is replaced
  * by one of the same size while the worker still runs the other one. Under light load every call is
  * a batch of one (no added latency); under saturation the Redis round trips and BullMQ's
