@@ -21,7 +21,7 @@ import type { CatalogStore, Doc, Filter, SortKey } from '../../api/catalog/store
 import { LINEAGE_FIELDS, moleculesUnderTaxon, moleculesUnderTaxonByFilter } from '../../api/catalog/taxonomy/taxon.ts';
 import { storeVariant } from '../helpers/skip.ts';
 import { fakeDerive, makeStore, storeKinds } from './helper.ts';
-import { na, readTsv } from '../helpers/lotus.ts';
+import { na, readTsv, sampleLineage, validatedLineage } from '../helpers/lotus.ts';
 
 const LINEAGE = [...LINEAGE_FIELDS];
 const ANNOTATION: SortKey[] = [
@@ -42,23 +42,8 @@ const BASES: Record<string, Filter> = {
 
 type Row = { name: string; smiles: string; lineage: Record<string, string | null> };
 
-const sampleRows: Row[] = readTsv('lotus_sample_1000.tsv.gz').map((r) => {
-  const cols = ['01domain', '02kingdom', '03phylum', '04class', '05order', '06family', '07tribe', '08genus', '09species', '10varietas'];
-  return { name: r.organism_name, smiles: na(r.structure_smiles) ?? r.structure_smiles_2D, lineage: Object.fromEntries(LINEAGE.map((f, i) => [f, na(r[`organism_taxonomy_${cols[i]}`])])) };
-});
-const validatedRows: Row[] = readTsv('lotus_manually_validated_413.tsv.gz').map((r) => {
-  const taxa = r.organismCleaned_dbTaxoTaxonomy.split('|');
-  const ranks = r.organismCleaned_dbTaxoTaxonRanks.split('|').map((x) => x.trim().toLowerCase());
-  const at = (...names: string[]) => {
-    const i = names.map((n) => ranks.indexOf(n)).find((k) => k >= 0);
-    return i === undefined ? null : na(taxa[i]);
-  };
-  const lineage = {
-    domain: at('domain', 'superkingdom'), kingdom: at('kingdom'), phylum: at('phylum', 'division'), class: at('class'), order: at('order'),
-    family: at('family'), tribe: at('tribe'), genus: at('genus'), species: at('species'), variety: at('variety', 'varietas'),
-  };
-  return { name: r.organismCleaned, smiles: r.structureCleanedSmiles, lineage };
-});
+const sampleRows: Row[] = readTsv('lotus_sample_1000.tsv.gz').map((r) => ({ name: r.organism_name!, smiles: na(r.structure_smiles) ?? r.structure_smiles_2D!, lineage: sampleLineage(r) }));
+const validatedRows: Row[] = readTsv('lotus_manually_validated_413.tsv.gz').map((r) => ({ name: r.organismCleaned!, smiles: r.structureCleanedSmiles!, lineage: validatedLineage(r) }));
 /** In import order (the validated file first): an organism's lineage is its first row's, later rows filling gaps. */
 const rows = [...validatedRows, ...sampleRows];
 const lineageOf = new Map<string, Record<string, string | null>>();

@@ -17,9 +17,9 @@ import { importDemo } from '../../api/catalog/import/demo.ts';
 import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { build } from '../helpers/app.ts';
 import { fakeDerive } from './helper.ts';
-import { na, readTsv } from '../helpers/lotus.ts';
+import { LOTUS_RANKS, na, readTsv, sampleLineage, validatedLineage } from '../helpers/lotus.ts';
 
-const LINEAGE = ['domain', 'kingdom', 'phylum', 'class', 'order', 'family', 'tribe', 'genus', 'species', 'variety'] as const;
+const LINEAGE = LOTUS_RANKS;
 const FIELDS = [...LINEAGE, 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'] as const;
 type Ref = { name: string; smiles: string; values: Record<string, string | number | null> };
 
@@ -27,8 +27,7 @@ const firstInt = (s: string | undefined) => (na(s) === null ? null : Number(/\d+
 
 /** lotus_sample_1000: lineage columns 01domain .. 10varietas, the id columns, the Wikidata IRI. */
 const exportRefs: Ref[] = readTsv('lotus_sample_1000.tsv.gz').map((r) => {
-  const cols = ['01domain', '02kingdom', '03phylum', '04class', '05order', '06family', '07tribe', '08genus', '09species', '10varietas'];
-  const values: Ref['values'] = Object.fromEntries(LINEAGE.map((f, i) => [f, na(r[`organism_taxonomy_${cols[i]}`])]));
+  const values: Ref['values'] = sampleLineage(r);
   values.ncbi_id = firstInt(r.organism_taxonomy_ncbiid);
   values.gbif_id = firstInt(r.organism_taxonomy_gbifid);
   values.ott_id = firstInt(r.organism_taxonomy_ottid);
@@ -38,17 +37,8 @@ const exportRefs: Ref[] = readTsv('lotus_sample_1000.tsv.gz').map((r) => {
 
 /** lotus_manually_validated_413: the taxa at each rank of the authority's parallel lists; its id where the authority is NCBI or GBIF. */
 const validatedRefs: Ref[] = readTsv('lotus_manually_validated_413.tsv.gz').map((r) => {
-  const taxa = r.organismCleaned_dbTaxoTaxonomy.split('|');
-  const ranks = r.organismCleaned_dbTaxoTaxonRanks.split('|').map((x) => x.trim().toLowerCase());
-  const at = (...names: string[]) => {
-    const i = names.map((n) => ranks.indexOf(n)).find((k) => k >= 0);
-    return i === undefined ? null : na(taxa[i]);
-  };
-  const values: Ref['values'] = {
-    domain: at('domain', 'superkingdom'), kingdom: at('kingdom'), phylum: at('phylum', 'division'), class: at('class'), order: at('order'),
-    family: at('family'), tribe: at('tribe'), genus: at('genus'), species: at('species'), variety: at('variety', 'varietas'),
-    ncbi_id: null, gbif_id: null, ott_id: null, wikidata_id: null,
-  };
+  const taxa = r.organismCleaned_dbTaxoTaxonomy!.split('|');
+  const values: Ref['values'] = { ...validatedLineage(r), ncbi_id: null, gbif_id: null, ott_id: null, wikidata_id: null };
   const self = taxa.lastIndexOf(r.organismCleaned);
   const id = self >= 0 ? na(r.organismCleaned_dbTaxoTaxonIds.split('|')[self]) : null;
   if (id && r.organismCleaned_dbTaxo === 'NCBI') values.ncbi_id = Number(id);
