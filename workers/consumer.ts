@@ -64,7 +64,7 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     if (refs.length) await redis.del(...refs);
   }
 
-  const batches = createBatchRunner({ pool, observer });
+  const batches = createBatchRunner({ pool, observer, publish: (channel, message) => redis.publish(channel, message) });
 
   // While long jobs hold every thread, this process takes no quick work: a quick call fetched then
   // would wait behind them (minutes) while another worker may be idle. Calls already fetched still

@@ -17,6 +17,9 @@ import { BLOB_THRESHOLD, QUEUES, type JobPayload, type QueueMode, decodeFailure,
 import type { JobRecord, JobRunner, JobStatus, SubmitOptions } from './types.ts';
 import { typedCalls } from './typed.ts';
 
+/** The queues whose jobs have records of their own (batches are answered on a reply channel). */
+type JobMode = Exclude<QueueMode, 'batch'>;
+
 export interface BullRunnerOptions {
   redisUrl: string;
   prefix: string;
@@ -50,24 +53,29 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     throw new Error(`Cannot reach Redis at ${opts.redisUrl}: ${(e as Error).message}`);
   });
   const queues = {} as Record<QueueMode, Queue>;
-  const events = {} as Record<QueueMode, QueueEvents>;
+  // Completion events of the job queues (awaited jobs); batches answer on a reply channel instead.
+  const events = {} as Record<JobMode, QueueEvents>;
+  const log = opts.logger ?? silentLogger;
   // BullMQ does not close connections it was given: keep them to close them ourselves.
   const blocking: Redis[] = [];
   for (const mode of Object.keys(QUEUES) as QueueMode[]) {
     queues[mode] = new Queue(QUEUES[mode], { connection: redis, prefix });
     // Every request awaiting its job adds a short-lived 'closing' listener (waitUntilFinished).
     queues[mode].setMaxListeners(0);
-    const conn = redisClient(opts.redisUrl, 'blocking', `jobs-events-${mode}`, opts.logger ?? silentLogger);
+    queues[mode].on('error', errorLogger(opts.log, `queue ${QUEUES[mode]}`));
+    if (mode === 'batch') continue;
+    const conn = redisClient(opts.redisUrl, 'blocking', `jobs-events-${mode}`, log);
     blocking.push(conn);
     events[mode] = new QueueEvents(QUEUES[mode], { connection: conn, prefix });
-    queues[mode].on('error', errorLogger(opts.log, `queue ${QUEUES[mode]}`));
     events[mode].on('error', errorLogger(opts.log, `events ${QUEUES[mode]}`));
   }
   await Promise.all(Object.values(events).map((e) => e.waitUntilReady()));
 
-  const batches = await createBatchedCalls({ redis, queue: queues.batch, events: events.batch, prefix, attempts: opts.attempts, timeouts, observer });
+  const subscriber = redisClient(opts.redisUrl, 'blocking', 'jobs-replies', log);
+  blocking.push(subscriber);
+  const batches = await createBatchedCalls({ redis, queue: queues.batch, subscriber, prefix, attempts: opts.attempts, timeouts, observer });
 
-  async function find(id: string): Promise<{ job: Job; mode: QueueMode } | undefined> {
+  async function find(id: string): Promise<{ job: Job; mode: JobMode } | undefined> {
     // Batches are not jobs of their own to clients: their calls are (see callState).
     for (const mode of ['quick', 'long'] as const) {
       const job = await Job.fromId(queues[mode], id);

@@ -43,10 +43,19 @@ export type BatchCall = z.infer<typeof batchCall>;
 export const batchPayload = z.object({
   calls: z.array(batchCall).min(1),
   done: z.record(z.string(), z.unknown()).optional(),
+  /** The channel of the api process that sent the batch: the worker publishes a BatchReply there. */
+  reply: z.string().optional(),
 });
 export type BatchPayload = z.infer<typeof batchPayload>;
 
 export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: SerializedAppError };
+
+/**
+ * What a worker publishes on a batch's reply channel when the batch ends: the outcomes, or the
+ * error that failed the whole batch for good. Only the api that sent the batch hears it (BullMQ's
+ * completion event, which every api would read, is not listened to for batches).
+ */
+export type BatchReply = { id: string; outcomes: CallOutcome[] } | { id: string; error: SerializedAppError };
 
 /** The id by which a call of a batch can be polled once it outlived its wait. */
 export const callId = (batchId: string, index: number) => `${batchId}.${index}`;
@@ -76,6 +85,8 @@ export const keys = {
   capacity: (prefix: string) => `${prefix}:capacity`,
   /** api processes that batch quick calls: field = process id, value = heartbeat (ms). */
   producers: (prefix: string) => `${prefix}:producers`,
+  /** The pub/sub channel on which an api process hears the ends of its batches (BatchReply). */
+  replies: (prefix: string, producer: string) => `${prefix}:replies:${producer}`,
 };
 
 /** A Redis failure as the client sees it: 503 at once (an AppError passes through unchanged). */
