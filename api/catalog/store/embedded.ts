@@ -1,22 +1,14 @@
 /**
- * (Over 300 lines on purpose: the one class that implements the whole store port for nedb; split, its lock and reload rules would be spread over several files.)
- *
- * Embedded store: one @seald-io/nedb file per collection under `dataDir`, kept in memory.
- * Cross-process safety: every call runs under `FileLock` (DATA_DIR/catalog.lock) and first
- * reloads any collection file another process changed (inode/size/mtime signature).
+ * Embedded store: the whole store port over @seald-io/nedb, one file per collection under
+ * `dataDir`, kept in memory. The files, the cross-process lock and the reload of what other
+ * processes wrote are embedded-files.ts; this file answers the queries and writes.
  * Queries: candidates from the most selective index or property column (embedded-plan.ts,
  * embedded-columns.ts), the rest of the filter as a compiled predicate (embedded-match.ts);
  * `containing` from a substring index (embedded-text.ts), `linkedPage` from per-value lists of
  * molecules (embedded-linked.ts). What is built from the documents is
  * dropped at the next write or reload of their collection (`forget`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { appendFileSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import NedbModule from '@seald-io/nedb';
-import { createRequire } from 'node:module';
-import { FileLock } from './lock.ts';
+import { CollectionFiles, nedbModel, type DS, type Name } from './embedded-files.ts';
 import { FieldColumns } from './embedded-columns.ts';
 import { matcher, type Predicate } from './embedded-match.ts';
 import { planFilter, type NedbIndex, type Plan } from './embedded-plan.ts';
@@ -27,23 +19,7 @@ import { sortDocs } from './sort.ts';
 import { storeIndexes } from '../schema/resources.ts';
 import { COLLECTIONS, LINKED, type CatalogStore, type CollectionName, type Doc, type Filter, type FindOptions, type IdPage, type LinkedKey, type LinkField, type TextHit } from './types.ts';
 
-type Name = CollectionName | 'counters';
-// CommonJS package: under NodeNext the default import is typed as the module namespace
-type NedbClass = typeof import('@seald-io/nedb').default;
-const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ?? NedbModule) as unknown as NedbClass;
-// nedb's typings lose the schema type.
-type DS = any;
-// nedb's own matcher (the one its find uses), to filter live documents without copying them
-const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
-  match: (d: unknown, q: unknown) => boolean;
-  serialize: (d: unknown) => string;
-  getDotValue: (d: unknown, path: string) => unknown;
-  deepCopy: <T>(v: T) => T;
-};
 const nedbMatch = nedbModel.match;
-
-/** nedb indexes per collection, from the resource declarations (api/catalog/schema/: `index`). */
-const INDEXES = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).embedded])) as Record<CollectionName, string[]>;
 
 /**
  * Fields answered by lazily built columns (embedded-columns.ts) rather than nedb indexes: the
@@ -81,14 +57,11 @@ function project(doc: Doc, fields?: string[]): Doc {
 
 export class EmbeddedStore implements CatalogStore {
   readonly kind = 'embedded' as const;
-  private readonly dbs = new Map<Name, DS>();
-  private readonly sigs = new Map<Name, string>();
-  private readonly dirty = new Set<Name>();
   private readonly orders = new SortedOrders(nedbMatch);
   private readonly columns = new FieldColumns();
   private readonly texts = new TextIndexes();
   private readonly linked = new LinkedIndexes();
-  /** Writes per collection (for `recent`). */
+  /** Writes and reloads per collection (for `recent`). */
   private readonly generations = new Map<Name, number>();
   /** allDocs(): the documents of a collection at a generation (live: read them, never change them). */
   private readonly everything = new Map<Name, { gen: number; docs: Doc[] }>();
@@ -97,141 +70,28 @@ export class EmbeddedStore implements CatalogStore {
    * call reuses the first's matches), by collection, generation and filter.
    */
   private readonly recent = new Map<string, { docs: Doc[]; keep: Predicate }>();
-  private readonly lock: FileLock;
-  /**
-   * Set while this process runs an `op` (per async call chain). Enabled only while some op is
-   * queued or running: an enabled AsyncLocalStorage turns on Node 20's promise hooks for the
-   * whole process, and every promise anywhere then pays for them (about 5 % of the api's main
-   * thread under chemistry load, which never touches the store).
-   */
-  private readonly inside = new AsyncLocalStorage<boolean>();
-  /** Outermost ops queued or running. */
-  private active = 0;
-  /**
-   * Lines the current op wrote, per collection, appended to the files when the op ends (still
-   * under the lock). nedb would append each write on its own (open, write, close: an import row
-   * is about ten writes); one op's writes are now one append per collection it changed.
-   */
-  private readonly pending = new Map<Name, string>();
+  private files!: CollectionFiles;
 
-  private constructor(private readonly dir: string) {
-    this.lock = new FileLock(join(dir, 'catalog.lock'));
-  }
+  private constructor() {}
 
   static async open(dataDir: string): Promise<EmbeddedStore> {
-    await mkdir(dataDir, { recursive: true });
-    return new EmbeddedStore(dataDir);
+    const store = new EmbeddedStore();
+    store.files = await CollectionFiles.open(dataDir, (name) => store.forget(name));
+    return store;
   }
-
-  /**
-   * nedb rewrites (compacts) the whole file on every load; that would make every other process
-   * see a change and reload in turn. So loads skip the rewrite; `close()` compacts what we wrote.
-   */
-  private async load(db: DS): Promise<void> {
-    const p = db.persistence;
-    const orig = p.persistCachedDatabaseAsync;
-    p.persistCachedDatabaseAsync = async () => undefined;
-    try {
-      await db.loadDatabaseAsync();
-    } finally {
-      p.persistCachedDatabaseAsync = orig;
-    }
-  }
-
-  /** Opens a collection's file on first use (the token CLI never loads the molecules). */
-  private async ensure(name: Name): Promise<DS> {
-    let db = this.dbs.get(name);
-    if (db) return db;
-    db = new Datastore<Record<string, unknown>>({ filename: join(this.dir, `${name}.db`) });
-    db.persistence.persistNewStateAsync = async (docs: unknown[]) => {
-      let lines = '';
-      for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
-      if (lines) this.pending.set(name, (this.pending.get(name) ?? '') + lines);
-    };
-    await this.load(db);
-    const want = [name === 'counters' ? 'name' : 'id', ...(name === 'counters' ? [] : INDEXES[name])];
-    for (const f of want) {
-      if (!db.indexes[f]) await db.ensureIndexAsync({ fieldName: f, unique: f === 'id' || name === 'counters' });
-    }
-    this.dbs.set(name, db);
-    this.sigs.set(name, await this.sig(name));
-    return db;
-  }
-
-  /** Synchronous: a stat takes microseconds, a round trip through libuv's thread pool far longer, and every store call makes one per open collection. */
-  private async sig(name: Name): Promise<string> {
-    try {
-      const st = statSync(join(this.dir, `${name}.db`));
-      return `${st.ino}:${st.size}:${st.mtimeMs}`;
-    } catch {
-      return 'missing';
-    }
-  }
-
-  /**
-   * Appends what the op wrote and notes the new signatures of those files (ours, not a change to
-   * reload). Synchronous, like `sig`: an op's lines are a few kilobytes, and three hops through
-   * libuv's thread pool (open, write, close) cost more than the write.
-   */
-  private async flush(): Promise<void> {
-    const written = [...this.pending];
-    this.pending.clear();
-    for (const [name, lines] of written) appendFileSync(join(this.dir, `${name}.db`), lines, 'utf8');
-    for (const [name] of written) this.sigs.set(name, await this.sig(name));
-  }
-
-  private readonly externalListeners: ((coll: CollectionName) => void)[] = [];
 
   onExternalChange(fn: (coll: CollectionName) => void): void {
-    this.externalListeners.push(fn);
+    this.files.onExternalChange(fn);
   }
 
-  /** Reloads every open collection whose file another process changed since we last looked. */
-  private async refresh(): Promise<void> {
-    for (const [name, db] of this.dbs) {
-      const now = await this.sig(name);
-      if (now !== this.sigs.get(name)) {
-        await this.load(db);
-        this.sigs.set(name, now);
-        this.forget(name);
-        // Told after this operation (listeners may use the store, whose lock we hold now).
-        // Scheduled outside this op's context, so that their store calls take the lock.
-        if (name !== 'counters') this.inside.exit(() => { for (const fn of this.externalListeners) setImmediate(() => fn(name as CollectionName)); });
-      }
-    }
-  }
-
-  /**
-   * Runs fn under the lock after reloading what other processes changed. Calls nested inside an
-   * outer `op` (e.g. the writes of one import row under `exclusive`) skip the reload and the
-   * flush: no other process can write while the outer call holds the lock, and stat-ing every
-   * file around each inner call was most of the import's store time. Files this op did not
-   * write keep the signature `refresh` read (nobody else writes while we hold the lock).
-   */
-  private async op<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.inside.getStore()) return fn();
-    this.active++;
-    try {
-      return await this.lock.run(() =>
-        this.inside.run(true, async () => {
-          await this.refresh();
-          try {
-            return await fn();
-          } finally {
-            await this.flush();
-          }
-        }),
-      );
-    } finally {
-      if (--this.active === 0) this.inside.disable();
-    }
+  private op<T>(fn: () => Promise<T>): Promise<T> {
+    return this.files.op(fn);
   }
 
   /** For writes: also invalidates the collection's sorted orders (a new token keeps the molecules'). */
   private async w(name: Name): Promise<DS> {
     this.forget(name);
-    this.dirty.add(name);
-    return this.db(name);
+    return this.files.forWrite(name);
   }
 
   /** Drops what was computed from a collection's documents: sorted orders, columns, text indexes. */
@@ -280,8 +140,8 @@ export class EmbeddedStore implements CatalogStore {
   }
 
   /** Only called inside `op` (under the lock). */
-  private async db(name: Name): Promise<DS> {
-    return this.ensure(name);
+  private db(name: Name): Promise<DS> {
+    return this.files.db(name);
   }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -505,15 +365,7 @@ export class EmbeddedStore implements CatalogStore {
     });
   }
 
-  /**
-   * Compacts the files this process wrote. Compaction rewrites a file from memory, so it first
-   * reloads what other processes appended since our last call: otherwise a token minted by the
-   * CLI after the service's last request would be lost when the service shuts down.
-   */
-  async close(): Promise<void> {
-    await this.op(async () => {
-      for (const name of this.dirty) await this.dbs.get(name)?.compactDatafileAsync();
-    });
-    this.dbs.clear();
+  close(): Promise<void> {
+    return this.files.close();
   }
 }

@@ -1,0 +1,190 @@
+/**
+ * The files under the embedded store (embedded.ts): one @seald-io/nedb datastore per collection in
+ * `<dataDir>/<collection>.db`, held in memory, and the rules that let several processes share them:
+ * - every store call (`op`) runs under `FileLock` (`<dataDir>/catalog.lock`) and first reloads each
+ *   open collection whose file another process changed (inode/size/mtime signature);
+ * - what an op wrote is appended to the files when it ends, still under the lock (one append per
+ *   collection it changed, instead of nedb's open/write/close per write);
+ * - loads never rewrite a file (that would look like a change to every other process); `close()`
+ *   compacts only what this process wrote.
+ * The store is told when a collection was reloaded (`reloaded`), so that it drops what it built
+ * from the old documents; listeners of `onExternalChange` are told after the op.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { appendFileSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import NedbModule from '@seald-io/nedb';
+import { FileLock } from './lock.ts';
+import { COLLECTIONS, type CollectionName } from './types.ts';
+import { storeIndexes } from '../schema/resources.ts';
+
+export type Name = CollectionName | 'counters';
+// CommonJS package: under NodeNext the default import is typed as the module namespace
+type NedbClass = typeof import('@seald-io/nedb').default;
+const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ?? NedbModule) as unknown as NedbClass;
+// nedb's typings lose the schema type.
+export type DS = any;
+/** nedb's own document functions (its matcher is the one its find uses: live documents are filtered without copies). */
+export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
+  match: (d: unknown, q: unknown) => boolean;
+  serialize: (d: unknown) => string;
+  getDotValue: (d: unknown, path: string) => unknown;
+  deepCopy: <T>(v: T) => T;
+};
+
+/** nedb indexes per collection, from the resource declarations (api/catalog/schema/: `index`). */
+const INDEXES = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).embedded])) as Record<CollectionName, string[]>;
+
+export class CollectionFiles {
+  private readonly dbs = new Map<Name, DS>();
+  private readonly sigs = new Map<Name, string>();
+  /** Collections this process wrote (compacted at `close`). */
+  private readonly dirty = new Set<Name>();
+  private readonly lock: FileLock;
+  /**
+   * Set while this process runs an `op` (per async call chain). Enabled only while some op is
+   * queued or running: an enabled AsyncLocalStorage turns on Node 20's promise hooks for the
+   * whole process, and every promise anywhere then pays for them (about 5 % of the api's main
+   * thread under chemistry load, which never touches the store).
+   */
+  private readonly inside = new AsyncLocalStorage<boolean>();
+  /** Outermost ops queued or running. */
+  private active = 0;
+  /**
+   * Lines the current op wrote, per collection, appended to the files when the op ends (still
+   * under the lock). nedb would append each write on its own (open, write, close: an import row
+   * is about ten writes); one op's writes are now one append per collection it changed.
+   */
+  private readonly pending = new Map<Name, string>();
+  private readonly externalListeners: ((coll: CollectionName) => void)[] = [];
+
+  private constructor(
+    private readonly dir: string,
+    private readonly reloaded: (name: Name) => void,
+  ) {
+    this.lock = new FileLock(join(dir, 'catalog.lock'));
+  }
+
+  static async open(dir: string, reloaded: (name: Name) => void): Promise<CollectionFiles> {
+    await mkdir(dir, { recursive: true });
+    return new CollectionFiles(dir, reloaded);
+  }
+
+  onExternalChange(fn: (coll: CollectionName) => void): void {
+    this.externalListeners.push(fn);
+  }
+
+  /**
+   * Runs fn under the lock after reloading what other processes changed. Calls nested inside an
+   * outer `op` (e.g. the writes of one import row under `exclusive`) skip the reload and the
+   * flush: no other process can write while the outer call holds the lock, and stat-ing every
+   * file around each inner call was most of the import's store time. Files this op did not
+   * write keep the signature `refresh` read (nobody else writes while we hold the lock).
+   */
+  async op<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inside.getStore()) return fn();
+    this.active++;
+    try {
+      return await this.lock.run(() =>
+        this.inside.run(true, async () => {
+          await this.refresh();
+          try {
+            return await fn();
+          } finally {
+            this.flush();
+          }
+        }),
+      );
+    } finally {
+      if (--this.active === 0) this.inside.disable();
+    }
+  }
+
+  /** A collection's datastore, opened on first use (the token CLI never loads the molecules). Only inside `op`. */
+  async db(name: Name): Promise<DS> {
+    let db = this.dbs.get(name);
+    if (db) return db;
+    db = new Datastore<Record<string, unknown>>({ filename: join(this.dir, `${name}.db`) });
+    db.persistence.persistNewStateAsync = async (docs: unknown[]) => {
+      let lines = '';
+      for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
+      if (lines) this.pending.set(name, (this.pending.get(name) ?? '') + lines);
+    };
+    await this.load(db);
+    const want = [name === 'counters' ? 'name' : 'id', ...(name === 'counters' ? [] : INDEXES[name])];
+    for (const f of want) {
+      if (!db.indexes[f]) await db.ensureIndexAsync({ fieldName: f, unique: f === 'id' || name === 'counters' });
+    }
+    this.dbs.set(name, db);
+    this.sigs.set(name, this.sig(name));
+    return db;
+  }
+
+  /** A collection's datastore, to be written: compacted at `close`. Only inside `op`. */
+  async forWrite(name: Name): Promise<DS> {
+    this.dirty.add(name);
+    return this.db(name);
+  }
+
+  /**
+   * Compacts the files this process wrote. Compaction rewrites a file from memory, so it first
+   * reloads what other processes appended since our last call: otherwise a token minted by the
+   * CLI after the service's last request would be lost when the service shuts down.
+   */
+  async close(): Promise<void> {
+    await this.op(async () => {
+      for (const name of this.dirty) await this.dbs.get(name)?.compactDatafileAsync();
+    });
+    this.dbs.clear();
+  }
+
+  /** Loads a file without nedb's rewrite of it (see the header). */
+  private async load(db: DS): Promise<void> {
+    const p = db.persistence;
+    const orig = p.persistCachedDatabaseAsync;
+    p.persistCachedDatabaseAsync = async () => undefined;
+    try {
+      await db.loadDatabaseAsync();
+    } finally {
+      p.persistCachedDatabaseAsync = orig;
+    }
+  }
+
+  /** Synchronous: a stat takes microseconds, a round trip through libuv's thread pool far longer, and every store call makes one per open collection. */
+  private sig(name: Name): string {
+    try {
+      const st = statSync(join(this.dir, `${name}.db`));
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return 'missing';
+    }
+  }
+
+  /**
+   * Appends what the op wrote and notes the new signatures of those files (ours, not a change to
+   * reload). Synchronous, like `sig`: an op's lines are a few kilobytes, and three hops through
+   * libuv's thread pool (open, write, close) cost more than the write.
+   */
+  private flush(): void {
+    const written = [...this.pending];
+    this.pending.clear();
+    for (const [name, lines] of written) appendFileSync(join(this.dir, `${name}.db`), lines, 'utf8');
+    for (const [name] of written) this.sigs.set(name, this.sig(name));
+  }
+
+  /** Reloads every open collection whose file another process changed since we last looked. */
+  private async refresh(): Promise<void> {
+    for (const [name, db] of this.dbs) {
+      const now = this.sig(name);
+      if (now === this.sigs.get(name)) continue;
+      await this.load(db);
+      this.sigs.set(name, now);
+      this.reloaded(name);
+      // Told after this operation (listeners may use the store, whose lock we hold now).
+      // Scheduled outside this op's context, so that their store calls take the lock.
+      if (name !== 'counters') this.inside.exit(() => { for (const fn of this.externalListeners) setImmediate(() => fn(name as CollectionName)); });
+    }
+  }
+}
