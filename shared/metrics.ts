@@ -51,6 +51,17 @@ export function createMetrics(role: 'api' | 'worker', version: string): Metrics 
     registers: [registry],
   });
 
+  // Distributed mode, api: quick calls travel several to a BullMQ job (shared/jobs/batcher.ts).
+  // Full batches mean the Redis and BullMQ costs are shared; many batches sent while nothing was in
+  // flight mean the workers waited for calls (light load) rather than calls for workers.
+  const batchCalls = new Histogram({
+    name: 'natprod_batch_calls',
+    help: 'Quick calls per batch job sent by this api (distributed mode)',
+    labelNames: ['in_flight'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers: role === 'api' ? [registry] : [],
+  });
+
   return {
     registry,
     httpRequests,
@@ -59,6 +70,9 @@ export function createMetrics(role: 'api' | 'worker', version: string): Metrics 
       finished(op, outcome, seconds) {
         jobs.inc({ op, outcome });
         jobDuration.observe({ op, outcome }, Math.max(0, seconds));
+      },
+      batched(calls, idle) {
+        batchCalls.observe({ in_flight: idle ? 'none' : 'some' }, calls);
       },
     },
     watchPool(utilization, threads, wasm) {

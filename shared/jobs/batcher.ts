@@ -36,8 +36,8 @@ export interface PendingCall {
 }
 
 export interface BatchSink {
-  /** Queue one batch job with these calls. */
-  add(batchId: string, calls: BatchCall[]): Promise<void>;
+  /** Queue one batch job with these calls; `idle`: no other batch was in flight when it left. */
+  add(batchId: string, calls: BatchCall[], idle: boolean): Promise<void>;
   /** This api's share of the batches in flight: two per worker process (see above). */
   places(): number;
   newId(): string;
@@ -179,8 +179,9 @@ export class Batcher {
       p.batchId = batchId;
       p.index = i;
     });
+    const idle = this.inflight.size === 0;
     this.inflight.set(batchId, { calls: batch, sent: now });
-    this.sink.add(batchId, batch.map((p) => p.call)).catch((e: unknown) => {
+    this.sink.add(batchId, batch.map((p) => p.call), idle).catch((e: unknown) => {
       this.fail(batchId, queueUnavailable(e));
     });
   }

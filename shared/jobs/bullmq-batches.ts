@@ -75,7 +75,8 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
   const batcher = new Batcher({
     newId: () => randomUUID(),
     places: () => places,
-    async add(batchId, calls) {
+    async add(batchId, calls, idle) {
+      observer?.batched?.(calls.length, idle);
       const payload: BatchPayload = { calls, reply: replyChannel };
       await queue.add(BATCH_JOB, payload as never, {
         ...jobOptions({ jobId: batchId, attempts: opts.attempts, ttlSeconds: timeouts.resultTtlSeconds }),

@@ -17,9 +17,11 @@ export type TaskRunHandle = Promise<unknown> & { cancel?(): void; started?(): bo
 
 export type TaskExecutor = (task: string, args: unknown, hooks: ExecuteHooks) => TaskRunHandle;
 
-/** Told when a job ends, for metrics. */
+/** Told when a job ends (and, in the distributed mode's api, when a batch of quick calls leaves), for metrics. */
 export interface JobObserver {
   finished(op: string, status: 'succeeded' | 'failed' | 'cancelled', seconds: number): void;
+  /** A batch of `calls` quick calls was queued; `idle`: no other batch of this api was in flight. */
+  batched?(calls: number, idle: boolean): void;
 }
 
 export interface RunnerTimeouts {

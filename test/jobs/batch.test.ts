@@ -10,6 +10,7 @@ import { QueueEvents, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AppError } from '../../shared/errors.ts';
 import { createBullRunner } from '../../shared/jobs/bullmq.ts';
+import { createMetrics } from '../../shared/metrics.ts';
 import { QUEUES, encodeFailure, type BatchCall, type CallOutcome } from '../../shared/jobs/queues.ts';
 import { createBatchRunner } from '../../workers/batch.ts';
 import { startConsumers } from '../../workers/consumer.ts';
@@ -78,11 +79,13 @@ t.test('through Redis: many awaited calls, batched, each with its own answer', {
   const { pool, runs } = fakePool();
   const consumers = await startConsumers({ redisUrl: redis!.url, prefix, pool, concurrency: 2, lockMs: 5_000 });
   t.teardown(() => consumers.close(0));
+  const metrics = createMetrics('api', 'test');
   const runner = await createBullRunner({
     redisUrl: redis!.url,
     prefix,
     attempts: 3,
     timeouts: { quickMs: 10_000, longMs: 10_000, waitMs: 20_000, resultTtlSeconds: 60 },
+    observer: metrics.jobObserver,
   });
   t.teardown(() => runner.close());
   const conn = new Redis(redis!.url, { maxRetriesPerRequest: null });
@@ -106,4 +109,11 @@ t.test('through Redis: many awaited calls, batched, each with its own answer', {
   t.ok(values.every((v, i) => runs.get(v) === (task(i) === 'flaky' ? 2 : 1)), 'flaky calls ran twice, all others once');
   await new Promise((r) => setTimeout(r, 200));
   t.ok(batchJobs > 0 && batchJobs <= 40, `200 calls travelled in ${batchJobs} batch jobs`);
+
+  // natprod_batch_calls counts what BullMQ saw: one observation per batch job, 200 calls in all.
+  const hist = (await metrics.registry.getSingleMetric('natprod_batch_calls')!.get()).values;
+  const sum = (name: string) => hist.filter((v) => v.metricName === name).reduce((a, v) => a + v.value, 0);
+  t.equal(sum('natprod_batch_calls_count'), batchJobs, 'natprod_batch_calls: one observation per batch job BullMQ completed');
+  t.equal(sum('natprod_batch_calls_sum'), 200, 'natprod_batch_calls: 200 calls in all');
+  t.ok(hist.some((v) => v.labels.in_flight === 'none' && v.metricName === 'natprod_batch_calls_count' && v.value >= 1), 'the first batch left with nothing in flight');
 });
