@@ -36,10 +36,11 @@
 //      fraction at the predicted point (solved by iteration), kappa fitted on the small configurations.
 //    - the worker main thread's cost per request grows with the number of worker processes (every
 //      idle worker is woken for every batch and races for it): workerMain(W) = wm1 + wmSlope*(W-1).
-//    Not modelled (the data of one api cannot fit it): each api reads every batch's completion
-//    event (BullMQ QueueEvents), so the api main thread and Redis cost per request grow with the
-//    number of apis (16 cores: api main 131 us at 1 api, 180 at 2, 216 at 3, 269 at 4). The model
-//    therefore over-predicts configurations with many apis (+16 % at 4 apis x 10 workers).
+//    Not modelled (the data of one api cannot fit it): up to 5f32a44 each api read every batch's
+//    completion event (BullMQ QueueEvents), so the api main thread and Redis cost per request grew
+//    with the number of apis (16 cores: api main 131 us at 1 api, 180 at 2, 216 at 3, 269 at 4) and
+//    the model over-predicted configurations with many apis (+16 % at 4 apis x 10 workers). Since
+//    then each api hears only its own batches' replies (docs/architecture.md).
 export function costs(row) {
   const rps = Number(row.rps);
   const pc = (k) => Number(row[k] ?? 0) / 100 / rps;
