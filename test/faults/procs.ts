@@ -240,3 +240,20 @@ export async function dropPrefix(redisUrl: string, prefix: string): Promise<void
   } while (cursor !== '0');
   r.disconnect();
 }
+
+/**
+ * Two apis and a worker on one Redis under `prefix` (docs/operations.md, "Several apis"), ready;
+ * at the end of the test the processes are killed first (whatever order tap runs the teardowns
+ * in), then their keys are dropped.
+ */
+export async function twoApisAndWorker(t: Tap, redisUrl: string, prefix: string, env: NodeJS.ProcessEnv) {
+  const apiA = startApi(t, 'api-A', env);
+  const apiB = startApi(t, 'api-B', env);
+  const worker = startWorker(t, 'worker', env);
+  t.teardown(async () => {
+    await Promise.all([apiA, apiB, worker].map((s) => s.kill('SIGKILL')));
+    await dropPrefix(redisUrl, prefix);
+  });
+  await Promise.all([ready(apiA), ready(apiB), ready(worker)]);
+  return { apiA, apiB, worker };
+}

@@ -111,7 +111,8 @@ t.test('through Redis: many awaited calls, batched, each with its own answer', {
   t.ok(batchJobs > 0 && batchJobs <= 40, `200 calls travelled in ${batchJobs} batch jobs`);
 
   // natprod_batch_calls counts what BullMQ saw: one observation per batch job, 200 calls in all.
-  const hist = (await metrics.registry.getSingleMetric('natprod_batch_calls')!.get()).values;
+  // prom-client names each histogram series (`_bucket`, `_sum`, `_count`) in metricName.
+  const hist = (await metrics.registry.getSingleMetric('natprod_batch_calls')!.get()).values as { metricName?: string; labels: Record<string, unknown>; value: number }[];
   const sum = (name: string) => hist.filter((v) => v.metricName === name).reduce((a, v) => a + v.value, 0);
   t.equal(sum('natprod_batch_calls_count'), batchJobs, 'natprod_batch_calls: one observation per batch job BullMQ completed');
   t.equal(sum('natprod_batch_calls_sum'), 200, 'natprod_batch_calls: 200 calls in all');

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { NO_REDIS, onPath, skipAll } from '../helpers/skip.ts';
 import { testRedis } from '../helpers/redis.ts';
-import { MOLECULES, ROOT, dropPrefix, freePort, ready, serviceEnv, sleep, startApi, startWorker, tempDir, uniquePrefix } from '../faults/procs.ts';
+import { MOLECULES, ROOT, freePort, serviceEnv, sleep, tempDir, twoApisAndWorker, uniquePrefix } from '../faults/procs.ts';
 
 const NO_NGINX = 'no nginx binary (/usr/sbin/nginx or nginx on PATH; Debian package nginx-light): the load-balancer test needs one';
 
@@ -215,19 +215,9 @@ const env = serviceEnv({
   RATE_LIMIT_WINDOW_MS: '3600000',
   RATE_LIMIT_EXEMPT: '',
 });
-const apiA = startApi(t, 'api-A', env);
-const apiB = startApi(t, 'api-B', env);
-const worker = startWorker(t, 'worker', env);
+const { apiA, apiB } = await twoApisAndWorker(t, redis.url, prefix, env);
 const lbPort = await freePort();
 const nginxLines: string[] = [];
-
-// The processes first (whatever order tap runs the teardowns in), then their keys.
-t.teardown(async () => {
-  await Promise.all([apiA, apiB, worker].map((s) => s.kill('SIGKILL')));
-  await dropPrefix(redis.url, prefix);
-});
-
-await Promise.all([ready(apiA), ready(apiB), ready(worker)]);
 const A = `http://127.0.0.1:${apiA.port}`;
 const B = `http://127.0.0.1:${apiB.port}`;
 const LB = `http://127.0.0.1:${lbPort}`;

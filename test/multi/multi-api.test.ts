@@ -11,7 +11,7 @@ import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 import { testRedis } from '../helpers/redis.ts';
-import { dropPrefix, ready, request, serviceEnv, sleep, startApi, startWorker, tempDir, uniquePrefix, type Answer } from '../faults/procs.ts';
+import { request, serviceEnv, sleep, tempDir, twoApisAndWorker, uniquePrefix, type Answer } from '../faults/procs.ts';
 
 const redis = await testRedis();
 if (!redis) {
@@ -57,17 +57,7 @@ const env = serviceEnv({
   RATE_LIMIT_WINDOW_MS: '3600000',
   RATE_LIMIT_EXEMPT: '',
 });
-const apiA = startApi(t, 'api-A', env);
-const apiB = startApi(t, 'api-B', env);
-const worker = startWorker(t, 'worker', env);
-
-// The processes first (whatever order tap runs the teardowns in), then their keys.
-t.teardown(async () => {
-  await Promise.all([apiA, apiB, worker].map((s) => s.kill('SIGKILL')));
-  await dropPrefix(redis.url, prefix);
-});
-
-await Promise.all([ready(apiA), ready(apiB), ready(worker)]);
+const { apiA, apiB } = await twoApisAndWorker(t, redis.url, prefix, env);
 const A = `http://127.0.0.1:${apiA.port}`;
 const B = `http://127.0.0.1:${apiB.port}`;
 
