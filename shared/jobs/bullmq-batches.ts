@@ -23,7 +23,7 @@ import { isFinished } from './outcome.ts';
 import { BATCH_JOB, type BatchCall, type BatchPayload, type BatchReply, type CallOutcome, callId, decodeFailure, iso, jobOptions, keys, parseCallId, queueUnavailable as unavailable } from './queues.ts';
 import type { JobRecord } from './types.ts';
 
-/** Seconds a finished batch job stays in Redis (its answers travel in the completion event). */
+/** Seconds a finished batch job stays in Redis (its answers travel on the reply channel). */
 const BATCH_KEEP_SECONDS = 60;
 /** A batch with no reply after this long is read back from Redis. */
 const BATCH_CHECK_AFTER_MS = 10_000;
@@ -80,8 +80,8 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
       const payload: BatchPayload = { calls, reply: replyChannel };
       await queue.add(BATCH_JOB, payload as never, {
         ...jobOptions({ jobId: batchId, attempts: opts.attempts, ttlSeconds: timeouts.resultTtlSeconds }),
-        // Nobody polls a batch: its answers travel in the completion event. The job stays a
-        // minute, for a caller that missed the event (see the watchdog below).
+        // Nobody polls a batch: its answers travel on the reply channel. The job stays a
+        // minute, for a caller that missed the message (see the watchdog below).
         removeOnComplete: { age: BATCH_KEEP_SECONDS },
       });
     },
@@ -223,7 +223,6 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
     /** Stops the watchdog and withdraws this api from the producers (its share goes back to the others at once). */
     async close() {
       clearInterval(watchdog);
-      await subscriber.unsubscribe(replyChannel).catch(() => {});
       // Never waits on a Redis that is gone: its entry then lapses after CAPACITY_STALE_MS.
       if (redis.status !== 'ready') return;
       const done = redis.hdel(keys.producers(prefix), producerId).catch(() => {});
