@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: the one class that answers the whole store port over nedb, its queries and its writes; the parts that stand alone, the files and the lock, plans, columns, text and linked indexes, sorted orders, are the embedded-*.ts files.)
+ *
  * Embedded store: the whole store port over @seald-io/nedb, one file per collection under
  * `dataDir`, kept in memory. The files, the cross-process lock and the reload of what other
  * processes wrote are embedded-files.ts; this file answers the queries and writes.
