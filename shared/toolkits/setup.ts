@@ -38,7 +38,6 @@ export interface Located {
 }
 export interface CdkSetup extends Located { java?: string; jars?: string[] }
 export interface PythonSetup extends Located { python?: string }
-export type OpenBabelSetup = PythonSetup;
 
 const OFF = new Set(['off', 'none', 'false', '0']);
 const DEBIAN_JAVA_DIR = '/usr/share/java';
@@ -111,7 +110,7 @@ function versionIn(dir: string, pattern: RegExp): string | undefined {
   return undefined;
 }
 
-export function locateOpenBabel(env: ToolkitEnv = process.env): OpenBabelSetup {
+export function locateOpenBabel(env: ToolkitEnv = process.env): PythonSetup {
   const setup = locatePython('Open Babel', 'OPENBABEL_PYTHON', env.OPENBABEL_PYTHON, 'openbabel', env.PATH);
   const version = setup.ok && !env.OPENBABEL_PYTHON?.trim() ? versionIn('/usr/lib/x86_64-linux-gnu/openbabel', /^(\d+\.\d+\.\d+)$/) : undefined;
   return { ...setup, ...(version ? { version: `Open Babel ${version}` } : {}) };
