@@ -163,6 +163,7 @@ export class Batcher {
       for (let i = 0; i < k && this.waiting.length; i++) {
         this.send(this.waiting.splice(0, size), now);
         held++;
+        oldest = Math.min(oldest, now);
       }
     }
     if (this.waiting.length && held > 0) {

@@ -29,6 +29,7 @@
  */
 import { silentLogger, type Logger } from '../log.ts';
 import { BroadcastChannel } from 'node:worker_threads';
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { ThreadConfig } from '../config.ts';
@@ -192,6 +193,9 @@ export class ChemPool {
 
   private runLocal(fn: LocalTask, task: string, args: unknown, hooks: RunHooks): TaskRun {
     const controller = new AbortController();
+    // A route may fan out (generate_multiple_descriptors with toolkit=cdk: one RDKit task per
+    // molecule), each task listening to this signal until it ends: not a leak, no warning.
+    setMaxListeners(0, controller.signal);
     const stop = (e: AppError) => controller.abort(e);
     const onAbort = () => stop(new AppError(499, 'Job cancelled', 'cancelled'));
     hooks.signal?.addEventListener('abort', onAbort, { once: true });

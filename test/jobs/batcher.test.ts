@@ -164,6 +164,25 @@ t.test('batches that do not come back (their worker died) stop holding their pla
   t.same(h.sent.at(-1), { id: 'b5', calls: ['e'] }, 'fresh batches hold their places again: f waits');
 });
 
+t.test('more calls than two full batches when the places come free: the rest wait for the new batches, with a valid timer', async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  t.teardown(() => void process.off('warning', onWarning));
+  const h = harness(2);
+  h.call('a');
+  h.call('b');
+  for (let i = 0; i < 200; i++) h.call(`w${i}`);
+  t.equal(h.sent.length, 2, 'both places held: 200 calls wait');
+  await new Promise((r) => setTimeout(r, HELD_MS + 100));
+  t.same(h.sent.slice(2).map((b) => b.calls.length), [64, 64], 'the stale places came free: two batches of at most 64 left');
+  await new Promise((r) => setTimeout(r, 50));
+  t.equal(h.sent.length, 4, 'the other 72 wait while the new batches hold their places');
+  t.same(warnings, [], 'no warning (a timer of Infinity ms would fire after 1 ms, with a TimeoutOverflowWarning)');
+  await new Promise((r) => setTimeout(r, HELD_MS));
+  t.same(h.sent.slice(4).map((b) => b.calls.length), [36, 36], 'then the other 72 left, when those stopped holding');
+});
+
 t.test('two places per worker process, shared among the api processes that batch', async (t) => {
   const now = 1_000_000;
   const stale = String(now - CAPACITY_STALE_MS - 1);

@@ -61,3 +61,17 @@ t.test('cancelling: a queued task never runs, a running one stops', async (t) =>
   t.equal(await canon('NCC'), 'CCN', 'the next task runs');
   t.same(pool.load(), { waiting: 0, active: 0 }, 'nothing left in flight');
 });
+
+t.test('a local task that fans out to many pool tasks on its signal: each answered, no listener warning', async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  t.teardown(() => void process.off('warning', onWarning));
+  // As a toolkit route does (shared/toolkits/index.ts): RDKit tasks started with the local task's signal.
+  const chains = Array.from({ length: 16 }, (_, i) => `${'C'.repeat(1 + i)}O`);
+  pool.registerLocal('fan_out_test', (args, signal) =>
+    Promise.all((args as { smiles: string[] }).smiles.map((s) => pool.run('generate_canonical_smiles', { smiles: s, toolkit: 'rdkit' }, { timeoutMs: 60_000, signal }))));
+  t.same(await pool.run('fan_out_test', { smiles: chains }, { timeoutMs: 60_000 }), chains, 'each its own answer (linear alcohols are written as given)');
+  await new Promise((r) => setImmediate(r));
+  t.same(warnings, [], 'sixteen listeners on one signal are not a leak');
+});
