@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles, toolkit } from './params.ts';
 import { NATIVE_RDKIT } from './examples.ts';
+import { MAX_3D_HEAVY_ATOMS } from '../structure-limits.ts';
 
 // Ethanol after ETKDG embedding and MMFF94 optimisation; MMFF94s+ bond lengths agree within 0.03 Å.
 const MMFF_SOURCE = `${NATIVE_RDKIT}: AddHs, EmbedMolecule, MMFFOptimizeMolecule (connection table and bond lengths)`;
 
-// Kept in step with MAX_3D_HEAVY_ATOMS in shared/chem/convert/conformer.ts (registry files import no chemistry).
-const CAP = 100;
 
 export const depict3dOps = [
   defineOp({
@@ -20,7 +19,7 @@ export const depict3dOps = [
       'A V2000 molblock with 3D coordinates and without hydrogens: openchemlib ConformerGenerator (fixed seed, so ' +
       'the same input always gives the same coordinates) refined with the MMFF94s+ force field. Every answer is ' +
       'checked by reading it back with RDKit: stereocentres and double bonds the input specifies keep their ' +
-      `configuration. Inputs above ${CAP} heavy atoms are refused (422). \`toolkit=openbabel\`: Open Babel's make3D ` +
+      `configuration. Inputs above ${MAX_3D_HEAVY_ATOMS} heavy atoms are refused (422). \`toolkit=openbabel\`: Open Babel's make3D ` +
       'and gen3D --best (random conformer search, hydrogens removed), as the original. `toolkit=rdkit`: native RDKit, as ' +
       'the original: AddHs, EmbedMolecule from random coordinates (maxAttempts 5000), MMFFOptimizeMolecule (re-embedded ' +
       'when that fails), RemoveHs (random coordinates; docs/toolkits.md).',
@@ -42,7 +41,7 @@ export const depict3dOps = [
     description:
       'An HTML page with an interactive 3D viewer (3Dmol.js, served by this service at /static/3Dmol-min.js, so ' +
       'it works offline) showing the molecule with hydrogens, coordinates as generate_3d_coordinates makes them. ' +
-      `Inputs above ${CAP} heavy atoms are refused (422). \`toolkit=openbabel\`: the coordinates of Open Babel's ` +
+      `Inputs above ${MAX_3D_HEAVY_ATOMS} heavy atoms are refused (422). \`toolkit=openbabel\`: the coordinates of Open Babel's ` +
       'make3D and gen3D --best with hydrogens kept, as the original (random). `toolkit=rdkit`: native RDKit\'s ' +
       'EmbedMolecule and MMFF optimisation with hydrogens kept, as the original (random).',
     tag: 'depict',

@@ -9,14 +9,17 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { LocalTask } from '../threads/pool.ts';
 import { Sidecar, SidecarError } from './sidecar.ts';
-import { routeOf, type RdkitCall } from './routes.ts';
+import { assertRouteInput, routeOf, type RdkitCall } from './routes.ts';
 import {
   BRIDGE_CLASS, compileCdkBridge, INSTALL_HINT, JVM_OPTIONS, locateCdk, locateOpenBabel, locateRdkit, OPENBABEL_SCRIPT, RDKIT_SCRIPT,
   type CdkSetup, type PythonSetup, type ToolkitName,
 } from './setup.ts';
 import { delimiter } from 'node:path';
 
-export type ToolkitConfig = Pick<Config, 'CDK_JARS' | 'CDK_JAVA' | 'OPENBABEL_PYTHON' | 'RDKIT_PYTHON' | 'TOOLKIT_TIMEOUT_MS' | 'TOOLKIT_IDLE_MS' | 'TOOLKIT_QUEUE'>;
+/** Signals a process raises on itself when it fails (abort(), a bad memory access, an arithmetic trap). */
+const CRASH_SIGNALS = new Set(['SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGTRAP', 'SIGSYS']);
+
+export type ToolkitConfig = Pick<Config, 'CDK_JARS' | 'CDK_JAVA' | 'OPENBABEL_PYTHON' | 'RDKIT_PYTHON' | 'TOOLKIT_TIMEOUT_MS' | 'TOOLKIT_IDLE_MS' | 'TOOLKIT_QUEUE' | 'MAX_HEAVY_ATOMS'>;
 
 export const TOOLKIT_LABEL: Record<ToolkitName, string> = { cdk: 'CDK', openbabel: 'Open Babel', rdkit: 'native RDKit' };
 const TOOLKITS: readonly ToolkitName[] = ['cdk', 'openbabel', 'rdkit'];
@@ -61,7 +64,9 @@ export class Toolkits {
     pool.route((task, args) => {
       const hit = routeOf(task, args);
       if (!hit) return undefined;
-      return (a, signal) => {
+      // async: a refused input is a rejected call, as every other failure of a task.
+      return async (a, signal) => {
+        assertRouteInput(task, a as Record<string, unknown>, this.config.MAX_HEAVY_ATOMS);
         const rdkit: RdkitCall = (t, x) => pool.run(t, x, { timeoutMs: this.config.TOOLKIT_TIMEOUT_MS * 2, signal });
         return hit.route.run(hit.toolkit, a as Record<string, unknown>, (tk, req) => this.call(tk, req), rdkit);
       };
@@ -100,6 +105,10 @@ export class Toolkits {
     } catch (e) {
       if (!(e instanceof SidecarError)) throw e;
       if (e.kind === 'timeout') throw new AppError(504, `${label}: ${e.message}`, 'timeout');
+      // A toolkit that aborted or faulted while it worked on this call crashed on its input (an
+      // allocation past the sidecar's 2 GB, a bug of the toolkit): a 422, as a WASM fault of RDKit
+      // is. Killed from outside (SIGKILL: the OOM killer, an operator) it is the service's fault: 503.
+      if (e.kind === 'died' && e.signal && CRASH_SIGNALS.has(e.signal)) throw new AppError(422, `${label} crashed on this input: ${e.message}`, 'invalid_input');
       throw new AppError(503, `${label} is unavailable: ${e.message}`, 'toolkit_failed');
     }
     if (answer.ok) return answer.value;

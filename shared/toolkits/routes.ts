@@ -11,6 +11,7 @@ import { descriptorsHtml } from '../chem/descriptors/html.ts';
 import { viewerPage } from '../chem/depict/depict3d.ts';
 import type { DescriptorValue } from '../chem/descriptors/descriptors.ts';
 import type { ToolkitName } from './setup.ts';
+import { assertEmbeddable, assertWithinSize, countHeavyAtoms } from '../structure-limits.ts';
 
 /** One call into a toolkit's sidecar: its op and arguments; answers the value or throws AppError. */
 export type ToolkitCall = (toolkit: ToolkitName, request: Record<string, unknown>) => Promise<unknown>;
@@ -110,6 +111,25 @@ export const ROUTES: Record<string, Route> = {
     },
   },
 };
+
+/** The 3D operations: whatever the toolkit, inputs over MAX_3D_HEAVY_ATOMS are refused (their registry descriptions say so). */
+const EMBEDS = new Set(['generate_3d_coordinates', 'depict_3d_molecule_depict_3D_get']);
+
+/**
+ * The size bounds of the RDKit threads, applied before a sidecar sees the input: the same 422 for
+ * the same input whatever the toolkit (docs/architecture.md, "Limits"). Open Babel's 3D embedding
+ * of a 5,000-atom polyene ran out of its 2 GB and aborted the sidecar (the fuzzer's seed 20261128).
+ * A list (`a,b,c`: similarity, multiple descriptors) is checked molecule by molecule.
+ */
+export function assertRouteInput(task: string, args: Record<string, unknown>, maxHeavyAtoms: number): void {
+  const text = args.smiles;
+  if (typeof text !== 'string') return;
+  assertWithinSize(text, Number.POSITIVE_INFINITY);
+  for (const item of text.includes('\n') ? [text] : text.split(',')) {
+    assertWithinSize(item, maxHeavyAtoms);
+    if (EMBEDS.has(task)) assertEmbeddable(countHeavyAtoms(item));
+  }
+}
 
 /** The route of a task for the toolkit its arguments name, if a sidecar answers it. */
 export function routeOf(task: string, args: unknown): { toolkit: ToolkitName; route: Route } | undefined {

@@ -22,9 +22,9 @@ import { JSON_LINES, sidecarMessages, type SidecarAnswer, type SidecarMessages, 
 
 export type SidecarFailure = 'timeout' | 'died' | 'unavailable' | 'busy' | 'closed' | 'protocol';
 
-/** The child gave no answer (as opposed to the toolkit refusing the input). */
+/** The child gave no answer (as opposed to the toolkit refusing the input); `signal`: what ended a child that `died`. */
 export class SidecarError extends Error {
-  constructor(readonly kind: SidecarFailure, message: string) {
+  constructor(readonly kind: SidecarFailure, message: string, readonly signal?: string) {
     super(message);
     this.name = 'SidecarError';
   }
@@ -201,7 +201,7 @@ export class Sidecar<Req = Record<string, unknown>, Ans = SidecarAnswer> {
       this.onReady = () => done();
     });
     this.onReady = undefined;
-    child.on('exit', (code, signal) => this.onExit(child, signal ? `killed by ${signal}` : `exit code ${code}`));
+    child.on('exit', (code, signal) => this.onExit(child, signal ? `killed by ${signal}` : `exit code ${code}`, signal ?? undefined));
     child.on('error', (e) => this.onExit(child, `could not run ${file}: ${e.message}`)); // a failed kill, say
   }
 
@@ -244,10 +244,10 @@ export class Sidecar<Req = Record<string, unknown>, Ans = SidecarAnswer> {
     this.fault(call, new SidecarError('timeout', this.say.timeout(call.timeoutMs)));
   }
 
-  private onExit(child: ChildProcessWithoutNullStreams, how: string): void {
+  private onExit(child: ChildProcessWithoutNullStreams, how: string, signal?: string): void {
     if (child !== this.child) return; // stopped or replaced on purpose
     this.stats.deaths++;
-    this.fault(this.inflight[0], new SidecarError('died', this.say.died(how, this.stderrTail.trim())));
+    this.fault(this.inflight[0], new SidecarError('died', this.say.died(how, this.stderrTail.trim()), signal));
   }
 
   /** Kill the child; `culprit` fails with `e`, the calls behind it wait for a fresh child. */

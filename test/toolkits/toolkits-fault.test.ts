@@ -1,8 +1,9 @@
 /**
- * A toolkit sidecar killed mid-load (SIGKILL, as a crash or the OOM killer would): the call it
+ * A toolkit sidecar killed mid-load (SIGKILL, as the OOM killer or an operator would): the call it
  * was working on is a 503 naming the toolkit, every other call of the load is answered as if
- * nothing happened (they go to a fresh sidecar), and the next calls are served. Skipped with the
- * reason when the toolkit is not installed.
+ * nothing happened (they go to a fresh sidecar), and the next calls are served. A sidecar that
+ * crashes under a call (SIGABRT, SIGSEGV: the toolkit failed on that input) makes that call a 422.
+ * Skipped with the reason when the toolkit is not installed.
  */
 import t from 'tap';
 import { build } from '../helpers/app.ts';
@@ -66,5 +67,32 @@ for (const [toolkit, located, label] of [['openbabel', locateOpenBabel(), 'Open 
     t.equal(await kits.call(toolkit, { op: 'ping' }), 'pong', 'served again');
     t.not(kits.sidecar(toolkit).pid, pid, 'by a fresh sidecar');
     t.match(kits.sidecar(toolkit).stats, { timeouts: 1 });
+  });
+}
+
+// A crash under a call (the toolkit aborted or faulted on its input, as Open Babel's std::bad_alloc
+// past the sidecar's 2 GB did) is that input's 422, not a 503; a SIGKILL from outside stays a 503.
+for (const [toolkit, located, label] of [['openbabel', locateOpenBabel(), 'Open Babel'], ['cdk', locateCdk(), 'CDK']] as const) {
+  t.test(`${label}: a sidecar that crashes under a call answers it 422, then serves again`, { skip: located.ok ? false : `${label} not installed: ${located.problem}` }, async (t) => {
+    const kits = new Toolkits(loadConfig({ TOOLKIT_TIMEOUT_MS: '20000' }));
+    t.teardown(() => kits.close());
+    for (const [signal, status, detail] of [
+      ['SIGABRT', 422, new RegExp(`^${label} \\(toolkit=${toolkit}\\) crashed on this input: ${label} ended \\(killed by SIGABRT\\)`)],
+      ['SIGSEGV', 422, new RegExp(`^${label} \\(toolkit=${toolkit}\\) crashed on this input: ${label} ended \\(killed by SIGSEGV\\)`)],
+      ['SIGKILL', 503, new RegExp(`^${label} \\(toolkit=${toolkit}\\) is unavailable: ${label} ended \\(killed by SIGKILL\\)`)],
+    ] as const) {
+      // The JVM handles SIGSEGV itself (its null checks): a fault that ends CDK's JVM is an abort.
+      if (toolkit === 'cdk' && signal === 'SIGSEGV') continue;
+      t.equal(await kits.call(toolkit, { op: 'ping' }), 'pong', `${signal}: started`);
+      const pid = kits.sidecar(toolkit).pid!;
+      const pending = kits.call(toolkit, { op: 'sleep', ms: 15_000 }).catch((x: unknown) => x) as Promise<{ status: number; detail: string }>;
+      await new Promise((r) => setTimeout(r, 300));
+      process.kill(pid, signal);
+      const e = await pending;
+      t.equal(e.status, status, `${signal} under the call: ${status}`);
+      t.match(e.detail, detail, 'names the toolkit and how it ended');
+      t.equal(await kits.call(toolkit, { op: 'ping' }), 'pong', `${signal}: served again`);
+      t.not(kits.sidecar(toolkit).pid, pid, 'by a fresh sidecar');
+    }
   });
 }

@@ -9,9 +9,10 @@
 import { ConformerGenerator, ForceFieldMMFF94, Molecule, Resources } from 'openchemlib';
 import { AppError } from '../../errors.ts';
 import { withMol, type RDKit } from '../core/rdkit.ts';
+import { assertEmbeddable } from '../../structure-limits.ts';
 
-/** Largest input embedded: beyond this MMFF minimisation takes seconds to minutes per try. */
-export const MAX_3D_HEAVY_ATOMS = 100;
+export { MAX_3D_HEAVY_ATOMS } from '../../structure-limits.ts';
+
 /** Fixed seed: the same input gives the same coordinates on every run. */
 const SEED = 20240531;
 /** Conformers tried before giving up (each is checked for stereo and geometry). */
@@ -48,13 +49,7 @@ function minimise(mol: Molecule): boolean {
 /** A 3D V2000 molblock for the input, hydrogens explicit or stripped. */
 export function generate3D(rdkit: RDKit, input: string, options: Conformer3DOptions): string {
   const { canonical, heavy } = withMol(rdkit, input, (mol) => ({ canonical: mol.get_smiles(), heavy: mol.get_num_atoms(true) }));
-  if (heavy > MAX_3D_HEAVY_ATOMS) {
-    throw new AppError(
-      422,
-      `Too many heavy atoms for 3D coordinates: ${heavy} (limit ${MAX_3D_HEAVY_ATOMS})`,
-      'invalid_input',
-    );
-  }
+  assertEmbeddable(heavy);
   ensureResources();
   // Fragments (salts, solvates) are embedded one by one and set side by side: openchemlib's
   // generator fails on some multi-fragment inputs (e.g. a chiral carboxylate with its cation).

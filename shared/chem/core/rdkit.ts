@@ -8,6 +8,9 @@ import type { MainModule, Mol } from '@rdkit/rdkit';
 import { AppError, invalidStructure } from '../../errors.ts';
 import { KEEP_HS, skipsHydrogenRemoval } from './parse-fast-path.ts';
 import { assertMolblockCounts } from './molblock-counts.ts';
+import { assertWithinSize } from '../../structure-limits.ts';
+
+export { MAX_STRUCTURE_CHARS, countHeavyAtoms } from '../../structure-limits.ts';
 
 export { skipsHydrogenRemoval };
 
@@ -109,9 +112,6 @@ export function rdkitFault(): Error | undefined {
   return fault;
 }
 
-/** Largest structure text we parse; bigger inputs are refused before they reach WASM. */
-export const MAX_STRUCTURE_CHARS = 100_000;
-
 export type InputFormat = 'smiles' | 'cxsmiles' | 'molblock-v2000' | 'molblock-v3000';
 
 /**
@@ -153,47 +153,6 @@ export function configureRDKit(opts: { maxHeavyAtoms: number }): void {
   [atomLimit, lastAccepted] = [opts.maxHeavyAtoms, undefined];
 }
 
-const SMILES_ATOM = /\[([^\]]*)\]|Cl|Br|[BCNOPSFIbcnops*]/g;
-
-/**
- * Heavy atoms written in a SMILES (up to the first space, so CXSMILES extensions do not count)
- * or in a V2000/V3000 molblock, counted on the text without parsing it; hydrogen atoms are not
- * counted.
- */
-export function countHeavyAtoms(text: string): number {
-  if (text.includes('\n')) return molblockHeavyAtoms(text);
-  const smiles = text.trim().split(/\s/, 1)[0];
-  let n = 0;
-  for (const m of smiles.matchAll(SMILES_ATOM)) {
-    if (m[1] !== undefined && /^\d*H(?![a-z])/.test(m[1])) continue;
-    n++;
-  }
-  return n;
-}
-
-function molblockHeavyAtoms(text: string): number {
-  const lines = text.split(/\r?\n/);
-  const hydrogen = (symbol: string) => symbol === 'H' || symbol === 'D' || symbol === 'T';
-  let n = 0;
-  if (/V3000/.test(text)) {
-    let inAtoms = false;
-    for (const line of lines) {
-      if (/^M {2}V30 BEGIN ATOM/.test(line)) inAtoms = true;
-      else if (/^M {2}V30 END ATOM/.test(line)) inAtoms = false;
-      else if (inAtoms) {
-        const symbol = line.slice(7).trim().split(/\s+/)[1];
-        if (symbol && !hydrogen(symbol)) n++;
-      }
-    }
-    return n;
-  }
-  const counts = lines.findIndex((l) => /V2000\s*$/.test(l));
-  if (counts < 0) return 0;
-  const atoms = Number.parseInt(lines[counts].slice(0, 3), 10) || 0;
-  for (const line of lines.slice(counts + 1, counts + 1 + atoms)) if (!hydrogen(line.slice(31, 34).trim())) n++;
-  return n;
-}
-
 /**
  * Most levels of recursive SMARTS (`$(...)` inside `$(...)`). Matching a query nested about 200
  * deep leaves the thread's RDKit module broken without a trap: every later call of some
@@ -227,15 +186,8 @@ export function assertStructureSize(text: string): void {
   // parseMol checks its text, then the get_mol wrapper checks the same string again: the last
   // text that passed is remembered (one string, no growth) so the count runs once per parse.
   if (text === lastAccepted) return;
-  if (text.length > MAX_STRUCTURE_CHARS) {
-    throw new AppError(422, `Structure too large: ${text.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
-  }
+  assertWithinSize(text, maxHeavyAtoms());
   if (text.includes('\n')) assertMolblockCounts(text);
-  const n = countHeavyAtoms(text);
-  const limit = maxHeavyAtoms();
-  if (n > limit) {
-    throw new AppError(422, `Structure too large: ${n} heavy atoms (limit ${limit})`, 'invalid_input');
-  }
   lastAccepted = text;
 }
 
