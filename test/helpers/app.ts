@@ -12,6 +12,7 @@ import { buildApp } from '../../api/app.ts';
 import { createServices, type Services } from '../../api/services.ts';
 import { loadConfig, threadConfig, type Config } from '../../shared/config.ts';
 import { startConsumers, type Consumers } from '../../workers/consumer.ts';
+import { Toolkits } from '../../shared/toolkits/index.ts';
 import { createPool, type ChemPool } from '../../shared/threads/pool.ts';
 import { testPrefix, testRedis } from './redis.ts';
 import { Redis } from 'ioredis';
@@ -25,7 +26,7 @@ export interface TestApp {
   services: Services;
   config: Config;
   /** bullmq mode: the worker side's pool and consumers. */
-  worker?: { pool: ChemPool; consumers: Consumers; stopSearch: () => void };
+  worker?: { pool: ChemPool; consumers: Consumers; toolkits: Toolkits; stopSearch: () => void };
 }
 
 
@@ -55,10 +56,12 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
   let worker: TestApp['worker'];
   if (redis) {
     const pool = createPool(config.WORKERS, threadConfig(config));
+    // As workers/main.ts: toolkit=cdk|openbabel (and native RDKit's 3D) go to sidecars beside the threads.
+    const toolkits = new Toolkits(config).attach(pool);
     const consumers = await startConsumers({ redisUrl: redis.url, prefix: config.QUEUE_PREFIX, pool, concurrency: config.WORKERS, lockMs: config.JOB_LOCK_MS });
     const searchRedis = new Redis(redis.url, { maxRetriesPerRequest: 2 });
     const stopSearch = startWorkerSearch({ redis: searchRedis, prefix: config.QUEUE_PREFIX, service: new SearchService(pool) });
-    worker = { pool, consumers, stopSearch: () => (stopSearch(), searchRedis.disconnect()) };
+    worker = { pool, consumers, toolkits, stopSearch: () => (stopSearch(), searchRedis.disconnect()) };
   }
   const app = await buildApp({ services });
   await app.ready();
@@ -67,6 +70,7 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
     if (worker) {
       worker.stopSearch();
       await worker.consumers.close(0);
+      await worker.toolkits.close();
       await worker.pool.destroy();
     }
     await services.close(0);
