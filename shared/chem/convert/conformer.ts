@@ -19,6 +19,14 @@ const SEED = 20240531;
 const ATTEMPTS = 3;
 /** MMFF94 iterations per conformer: bounds the (uninterruptible) minimisation time. */
 const MAX_ITERATIONS = 1000;
+/**
+ * Minimisation stops at a gradient of 1e-2 and an energy change of 1e-4 (openchemlib's defaults:
+ * 1e-4 and 1e-6): the last iterations move atoms by thousandths of an ångström and cost most of
+ * the time on large molecules. Measured on one conformer each (2026-11-28): a 64-atom saponin
+ * 5.0 s → 2.9 s (energy 410.85 → 411.13 kcal/mol, bond lengths within 0.0022 Å), a C60 chain
+ * 6.5 s → 3.1 s (same energy, bonds within 0.0001 Å), quercetin 55 → 43 ms (within 0.0003 Å).
+ */
+const MINIMISE = { maxIts: MAX_ITERATIONS, gradTol: 1e-2, funcTol: 1e-4 };
 
 let resourcesReady = false;
 function ensureResources(): void {
@@ -38,7 +46,7 @@ export interface Conformer3DOptions {
 function minimise(mol: Molecule): boolean {
   try {
     const ff = new ForceFieldMMFF94(mol, 'MMFF94s+');
-    return ff.minimise({ maxIts: MAX_ITERATIONS }) === 0;
+    return ff.minimise(MINIMISE) === 0;
   } catch {
     // No MMFF94 parameters for some atom (metals, unusual valences): the generator's own
     // collision-free geometry is kept.
