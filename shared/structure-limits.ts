@@ -54,11 +54,16 @@ function molblockHeavyAtoms(text: string): number {
   return n;
 }
 
-/** 422 when a structure text is longer than MAX_STRUCTURE_CHARS or has more than `maxHeavyAtoms` heavy atoms. */
-export function assertWithinSize(text: string, maxHeavyAtoms: number): void {
+/** 422 when a structure text is longer than MAX_STRUCTURE_CHARS. */
+export function assertLength(text: string): void {
   if (text.length > MAX_STRUCTURE_CHARS) {
     throw new AppError(422, `Structure too large: ${text.length} characters (limit ${MAX_STRUCTURE_CHARS})`, 'invalid_input');
   }
+}
+
+/** 422 when a structure text is longer than MAX_STRUCTURE_CHARS or has more than `maxHeavyAtoms` heavy atoms. */
+export function assertWithinSize(text: string, maxHeavyAtoms: number): void {
+  assertLength(text);
   const n = countHeavyAtoms(text);
   if (n > maxHeavyAtoms) {
     throw new AppError(422, `Structure too large: ${n} heavy atoms (limit ${maxHeavyAtoms})`, 'invalid_input');

@@ -8,7 +8,6 @@ import { MAX_3D_HEAVY_ATOMS } from '../structure-limits.ts';
 // Ethanol after ETKDG embedding and MMFF94 optimisation; MMFF94s+ bond lengths agree within 0.03 Å.
 const MMFF_SOURCE = `${NATIVE_RDKIT}: AddHs, EmbedMolecule, MMFFOptimizeMolecule (connection table and bond lengths)`;
 
-
 export const depict3dOps = [
   defineOp({
     name: 'generate_3d_coordinates',

@@ -11,7 +11,7 @@ import { descriptorsHtml } from '../chem/descriptors/html.ts';
 import { viewerPage } from '../chem/depict/depict3d.ts';
 import type { DescriptorValue } from '../chem/descriptors/descriptors.ts';
 import type { ToolkitName } from './setup.ts';
-import { assertEmbeddable, assertWithinSize, countHeavyAtoms } from '../structure-limits.ts';
+import { assertEmbeddable, assertLength, assertWithinSize, countHeavyAtoms } from '../structure-limits.ts';
 
 /** One call into a toolkit's sidecar: its op and arguments; answers the value or throws AppError. */
 export type ToolkitCall = (toolkit: ToolkitName, request: Record<string, unknown>) => Promise<unknown>;
@@ -124,7 +124,7 @@ const EMBEDS = new Set(['generate_3d_coordinates', 'depict_3d_molecule_depict_3D
 export function assertRouteInput(task: string, args: Record<string, unknown>, maxHeavyAtoms: number): void {
   const text = args.smiles;
   if (typeof text !== 'string') return;
-  assertWithinSize(text, Number.POSITIVE_INFINITY);
+  assertLength(text);
   for (const item of text.includes('\n') ? [text] : text.split(',')) {
     assertWithinSize(item, maxHeavyAtoms);
     if (EMBEDS.has(task)) assertEmbeddable(countHeavyAtoms(item));
