@@ -3,13 +3,13 @@
  * configuration, and closed here in reverse order, each step even when one before it failed
  * (shared/lifecycle.ts): the metrics registry, the Redis connections (shared/redis.ts profiles),
  * the job runner (inline: a Piscina pool in this process; bullmq: queues in Redis), the catalog
- * store (embedded files or MongoDB), the structure search (api/catalog/structure/module.ts), the
+ * store (embedded files or MongoDB), the structure search (api/catalog/search/structure/module.ts), the
  * demo import and the OPSIN JVM. Entries (api/server.ts, api/mcp/stdio.ts) pass their logger.
  */
 import type { Redis } from 'ioredis';
 import { threadConfig, type Config } from '../shared/config.ts';
 import { openStore } from './catalog/store/open.ts';
-import { observeMassWrites } from './catalog/derep/mass-index.ts';
+import { createStructureSearch, observeMassWrites, type StructureSearch, type StructureSearchModule } from './catalog/search/index.ts';
 import type { CatalogStore } from './catalog/store/types.ts';
 import type { DeriveInput, DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import type { SeedHandle } from './catalog/import/demo.ts';
@@ -24,8 +24,6 @@ import { connectSoft, redisClient, type RedisProfile } from '../shared/redis.ts'
 import { createPool, type ChemPool } from '../shared/threads/pool.ts';
 import { Toolkits } from '../shared/toolkits/index.ts';
 import { closeSharedOpsin, opsinHealth } from './names/service.ts';
-import { createStructureSearch, type StructureSearchModule } from './catalog/structure/module.ts';
-import type { StructureSearch } from './catalog/structure/structure.ts';
 
 export interface Services {
   config: Config;
@@ -85,7 +83,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
     // Opened first, closed last: whatever still runs at shutdown may write to it until then.
     const opened = opts.store ?? (await openStore({ mongoUrl: config.MONGO_URL, dataDir: config.DATA_DIR }));
     resources.add('catalog store', opened, (s) => s.close());
-    // Its molecule writes kept in the dereplication mass index (api/catalog/derep/mass-index.ts).
+    // Its molecule writes kept in the dereplication mass index (api/catalog/search/mass/mass-index.ts).
     const raw = observeMassWrites(opened);
 
     let pool: ChemPool | undefined;

@@ -16,10 +16,10 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStore } from '../api/catalog/store/embedded.ts';
-import { coconutSearch } from '../api/catalog/coconut-search/search.ts';
-import { observeMassWrites } from '../api/catalog/derep/mass-index.ts';
-import { readyIndex, hitsForMz } from '../api/catalog/derep/mass-search.ts';
-import { ADDUCTS_BY_NAME, DEFAULT_ADDUCTS } from '../api/catalog/derep/adducts.ts';
+import { coconutSearch } from '../api/catalog/search/coconut/answer.ts';
+import { observeMassWrites } from '../api/catalog/search/mass/mass-index.ts';
+import { readyIndex, hitsForMz } from '../api/catalog/search/mass/mass-search.ts';
+import { ADDUCTS_BY_NAME, DEFAULT_ADDUCTS } from '../api/catalog/search/mass/adducts.ts';
 import { rng } from './data/search-catalog.ts';
 
 const DIR = process.env.MASS_BENCH_STORE ?? fileURLToPath(new URL('./data/search-store', import.meta.url));

@@ -12,8 +12,8 @@
  * write", and left out of the percentiles, which are the steady state of a catalog being read.
  */
 import type { CatalogStore } from '../api/catalog/store/types.ts';
-import type { StructureSearch } from '../api/catalog/structure/structure.ts';
-import { coconutSearch } from '../api/catalog/coconut-search/search.ts';
+import type { StructureSearch } from '../api/catalog/search/structure/structure.ts';
+import { coconutSearch } from '../api/catalog/search/coconut/answer.ts';
 import { rng } from './data/search-catalog.ts';
 
 type Report = (label: string, xs: number[], extra?: string) => void;

@@ -15,8 +15,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { EmbeddedStore } from '../api/catalog/store/embedded.ts';
-import { StructureSearch } from '../api/catalog/structure/structure.ts';
-import { storePages } from '../api/catalog/structure/feed.ts';
+import { StructureSearch } from '../api/catalog/search/structure/structure.ts';
+import { storePages } from '../api/catalog/search/structure/feed.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
 import { createPool } from '../shared/threads/pool.ts';
 import { SearchService } from '../shared/structure-search/service.ts';

@@ -34,14 +34,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { coconutSearch } from '../api/catalog/coconut-search/search.ts';
+import { coconutSearch } from '../api/catalog/search/coconut/answer.ts';
 import { DEMO_FILES } from '../api/catalog/import/demo.ts';
 import { readImportFile } from '../api/catalog/import/parse.ts';
 import { knownTaxonomy } from '../api/catalog/import/types.ts';
 import { recordDefaults } from '../api/catalog/schema/resources.ts';
 import { EmbeddedStore } from '../api/catalog/store/embedded.ts';
 import type { CatalogStore } from '../api/catalog/store/types.ts';
-import type { StructureSearch } from '../api/catalog/structure/structure.ts';
+import type { StructureSearch } from '../api/catalog/search/structure/structure.ts';
 import { rng } from './data/search-catalog.ts';
 
 const MOLECULES = Number(process.env.MOLECULES ?? 100_000);

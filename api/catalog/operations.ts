@@ -4,7 +4,7 @@ import { can, canRun } from './auth/policy.ts';
 import { tracking } from './audit/audit.ts';
 import type { FieldSpec } from './schema/define.ts';
 import { RESOURCES, type ResourceDef } from './schema/resources.ts';
-import { serialize } from './search/search.ts';
+import { serialize } from './search/index.ts';
 import type { CatalogStore } from './store/types.ts';
 import { Errors, HttpError, ROLES, type CatalogUser } from './schema/types.ts';
 

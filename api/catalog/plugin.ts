@@ -17,12 +17,9 @@ import { destroy, detail } from './operations.ts';
 import { can } from './auth/policy.ts';
 import { register } from './auth/register.ts';
 import { RESOURCES, ROUTED } from './schema/resources.ts';
-import { search } from './search/search.ts';
+import { search, searchRoutes, type StructureSearch, validateSearch } from './search/index.ts';
 import type { CatalogStore } from './store/types.ts';
 import { Errors, HttpError, ValidationError, type CatalogUser } from './schema/types.ts';
-import { validateSearch } from './search/validate-search.ts';
-import type { StructureSearch } from './structure/structure.ts';
-import { structureRoutes } from './structure/routes.ts';
 import { exportRoutes, type ExportOptions } from './export/routes.ts';
 import { dumpRoutes, type DumpSettings } from './dumps/routes.ts';
 import { lookupPlugin, type LookupSettings } from './lookup/routes.ts';
@@ -117,7 +114,7 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
     return { logout: 'Successful' };
   });
 
-  if (opts.structure) structureRoutes(app, opts.structure);
+  if (opts.structure) searchRoutes(app, opts.structure);
   if (opts.exports) exportRoutes(app, { store, structure: opts.structure, background, exports: opts.exports });
   if (opts.dumps) dumpRoutes(app, { store, background, dumps: opts.dumps });
   if (opts.lookup) await app.register(lookupPlugin, { store, background, lookup: opts.lookup });

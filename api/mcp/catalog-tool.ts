@@ -6,10 +6,8 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../shared/errors.ts';
-import { SEARCH_LIMIT_MAX } from '../catalog/structure/request.ts';
-import type { StructureSearch } from '../catalog/structure/structure.ts';
+import { SEARCH_LIMIT_MAX, searchAnswer, type StructureSearch } from '../catalog/search/index.ts';
 import { HttpError, ValidationError } from '../catalog/schema/types.ts';
-import { searchAnswer } from '../catalog/structure/routes.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 import { jsonResult } from './structured.ts';
 

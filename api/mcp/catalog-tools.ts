@@ -8,7 +8,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiContext } from '../../shared/ops/types.ts';
-import type { StructureSearch } from '../catalog/structure/structure.ts';
+import type { StructureSearch } from '../catalog/search/index.ts';
 import { listDumpsTool } from './dumps-tool.ts';
 import { searchCatalogTool } from './catalog-tool.ts';
 import { searchMassTool } from './mass-tool.ts';

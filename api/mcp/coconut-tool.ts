@@ -3,8 +3,7 @@
  * `mass` (the tool `search_mass`), answering what the route answers. No token needed.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { COCONUT_TYPES, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX } from '../catalog/coconut-search/request.ts';
-import { coconutSearch } from '../catalog/coconut-search/search.ts';
+import { COCONUT_TYPES, coconutSearch, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX } from '../catalog/search/index.ts';
 import { Errors } from '../catalog/schema/types.ts';
 import type { CatalogTool, CatalogToolDeps } from './catalog-tools.ts';
 import { json, READ_ONLY, searchUrl, toolFailure } from './catalog-tool.ts';

@@ -5,10 +5,7 @@
  * `isError` result carrying the status and body that route would have answered.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ADDUCTS, DEFAULT_ADDUCTS } from '../catalog/derep/adducts.ts';
-import { DEFAULT_PPM, MAX_DA, MAX_MZ, MAX_MZ_VALUES, MAX_PPM } from '../catalog/derep/mass-search.ts';
-import { LIMIT_DEFAULT, LIMIT_MAX } from '../catalog/coconut-search/request.ts';
-import { searchAnswer } from '../catalog/structure/routes.ts';
+import { ADDUCTS, DEFAULT_ADDUCTS, DEFAULT_PPM, LIMIT_DEFAULT, LIMIT_MAX, MAX_DA, MAX_MZ, MAX_MZ_VALUES, MAX_PPM, searchAnswer } from '../catalog/search/index.ts';
 import { json, READ_ONLY, searchUrl, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';
 

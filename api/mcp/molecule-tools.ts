@@ -18,8 +18,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { can } from '../catalog/auth/policy.ts';
 import { molecules, type ResourceDef } from '../catalog/schema/resources.ts';
 import { Errors, HttpError, type CatalogUser } from '../catalog/schema/types.ts';
-import { search } from '../catalog/search/search.ts';
-import { validateSearch } from '../catalog/search/validate-search.ts';
+import { search, validateSearch } from '../catalog/search/index.ts';
 import { failure, json, READ_ONLY, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool, CatalogToolDeps } from './catalog-tools.ts';
 

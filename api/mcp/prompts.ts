@@ -13,8 +13,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { ADDUCTS_BY_NAME, DEFAULT_ADDUCTS } from '../catalog/derep/adducts.ts';
-import { DEFAULT_PPM, MAX_MZ, MAX_PPM } from '../catalog/derep/mass-search.ts';
+import { ADDUCTS_BY_NAME, DEFAULT_ADDUCTS, DEFAULT_PPM, MAX_MZ, MAX_PPM } from '../catalog/search/index.ts';
 
 export const PROMPTS: Prompt[] = [
   {

@@ -6,9 +6,8 @@
  * route would have answered.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { coconutSearch } from '../catalog/coconut-search/search.ts';
+import { coconutSearch, type StructureSearch } from '../catalog/search/index.ts';
 import { checkTaxon, MAX_TAXON_LENGTH } from '../catalog/taxonomy/taxon.ts';
-import type { StructureSearch } from '../catalog/structure/structure.ts';
 import { Errors } from '../catalog/schema/types.ts';
 import { json, READ_ONLY, searchUrl, toolFailure } from './catalog-tool.ts';
 import type { CatalogTool } from './catalog-tools.ts';

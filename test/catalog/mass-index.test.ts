@@ -1,12 +1,12 @@
 /**
- * The dereplication mass index (api/catalog/derep/mass-index.ts) over both stores: built from the
+ * The dereplication mass index (api/catalog/search/mass/mass-index.ts) over both stores: built from the
  * store on first use, kept current by the writes made through `observeMassWrites`. Expected
  * values are the masses the test itself wrote.
  */
 import t from 'tap';
 import { makeStore, storeKinds } from './helper.ts';
 import { storeVariant } from '../helpers/skip.ts';
-import { massIndexOf, observeMassWrites, type MassIndex } from '../../api/catalog/derep/mass-index.ts';
+import { massIndexOf, observeMassWrites, type MassIndex } from '../../api/catalog/search/mass/mass-index.ts';
 
 const inRange = (index: MassIndex, charge: number, lo: number, hi: number) => {
   const out: [number, number][] = [];

@@ -13,7 +13,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { ADDUCTS, ADDUCTS_BY_NAME, ELECTRON_MASS, adductMz } from '../../api/catalog/derep/adducts.ts';
+import { ADDUCTS, ADDUCTS_BY_NAME, ELECTRON_MASS, adductMz } from '../../api/catalog/search/mass/adducts.ts';
 import { searchMassTool } from '../../api/mcp/mass-tool.ts';
 import { importDemoOnce } from '../helpers/demo.ts';
 import { build } from '../helpers/app.ts';

@@ -11,8 +11,8 @@ import { defineResource, type ResourceSchema } from '../../api/catalog/schema/de
 import { moleculesSchema } from '../../api/catalog/schema/molecules.ts';
 import { DERIVED_FIELDS, SCHEMAS, exportDefaults, molecules, recordDefaults, storeIndexes } from '../../api/catalog/schema/resources.ts';
 import { Errors, type CatalogUser } from '../../api/catalog/schema/types.ts';
-import { validateSearch } from '../../api/catalog/search/validate-search.ts';
-import { serialize } from '../../api/catalog/search/search.ts';
+import { validateSearch } from '../../api/catalog/search/lomkit/validate.ts';
+import { serialize } from '../../api/catalog/search/lomkit/search.ts';
 import { detail } from '../../api/catalog/operations.ts';
 
 const admin: CatalogUser = { id: 1, email: 'a@b.c', role: 'admin' };

@@ -30,7 +30,7 @@ const ANNOTATION: SortKey[] = [
   { field: 'id', dir: 1, nulls: 'last' },
 ];
 const RECENT: SortKey[] = [{ field: 'id', dir: -1, nulls: 'first' }];
-/** The search's base conditions (api/catalog/coconut-search/listing.ts), by status. */
+/** The search's base conditions (api/catalog/search/coconut/listing.ts), by status. */
 const BASES: Record<string, Filter> = {
   all: { is_placeholder: { $ne: true } },
   approved: { $and: [{ is_placeholder: { $ne: true } }, { active: true }] },

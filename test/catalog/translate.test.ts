@@ -1,7 +1,7 @@
 /** The translator's output shape (what both stores execute), LIKE → regex, and the mongo rewrite. */
 import t from 'tap';
-import { likeToRegex } from '../../api/catalog/search/like.ts';
-import { translateSearch } from '../../api/catalog/search/query.ts';
+import { likeToRegex } from '../../api/catalog/search/lomkit/like.ts';
+import { translateSearch } from '../../api/catalog/search/lomkit/query.ts';
 import { molecules } from '../../api/catalog/schema/resources.ts';
 import { toMongoFilter } from '../../api/catalog/store/mongo.ts';
 import { makeStore } from './helper.ts';

@@ -82,7 +82,7 @@ t.test('relation operations nested thousands deep: 422, and nothing written', as
 });
 
 t.test('like patterns with thousands of % runs: 422 (the regex compiler overflowed: 500)', async (t) => {
-  // api/catalog/like.ts MAX_LIKE_WILDCARDS, checked in api/catalog/validate-search.ts.
+  // api/catalog/search/lomkit/like.ts MAX_LIKE_WILDCARDS, checked in api/catalog/search/lomkit/validate.ts.
   const search = (value: string, field = 'name') =>
     app.inject({ method: 'POST', url: '/api/molecules/search', headers: { ...auth, 'content-type': 'application/json' }, payload: { search: { filters: [{ field, operator: 'like', value }] } } });
   for (const value of ['%_'.repeat(5000), '%a'.repeat(10_000) + '%', '%_'.repeat(33)]) {

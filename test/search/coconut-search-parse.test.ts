@@ -5,12 +5,12 @@
  * UrlWindow (onEachSide 3), with natprod's documented corrections.
  */
 import t from 'tap';
-import { detectType } from '../../api/catalog/coconut-search/detect.ts';
-import { FilterSyntaxError, parseFilters } from '../../api/catalog/coconut-search/filter-language.ts';
-import { slug } from '../../api/catalog/coconut-search/filter-query.ts';
-import { isFormula, normalizeFormula } from '../../api/catalog/coconut-search/formula.ts';
-import { pageWindow, paginate } from '../../api/catalog/coconut-search/paginator.ts';
-import { isNatprodForm, readCoconutRequest } from '../../api/catalog/coconut-search/request.ts';
+import { detectType } from '../../api/catalog/search/detect.ts';
+import { FilterSyntaxError, parseFilters } from '../../api/catalog/search/coconut/filter-language.ts';
+import { slug } from '../../api/catalog/search/coconut/filter-query.ts';
+import { isFormula, normalizeFormula } from '../../api/catalog/search/coconut/formula.ts';
+import { pageWindow, paginate } from '../../api/catalog/search/page.ts';
+import { isNatprodForm, readCoconutRequest } from '../../api/catalog/search/request.ts';
 
 t.test('type detection, in COCONUT\'s order', async (t) => {
   const cases: [string, string][] = [

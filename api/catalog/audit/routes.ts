@@ -5,7 +5,7 @@
  */
 import { seesAll, can } from '../auth/policy.ts';
 import { audits, type ResourceDef } from '../schema/resources.ts';
-import { serialize } from '../search/search.ts';
+import { serialize } from '../search/index.ts';
 import type { CatalogStore } from '../store/types.ts';
 import { HttpError, type CatalogUser } from '../schema/types.ts';
 import { auditableType } from './audit.ts';

@@ -9,14 +9,11 @@
  * documents are read a page at a time. Every page is read with the search filter again, so a
  * molecule changed or deleted meanwhile is left out rather than exported stale.
  */
-import { and, translateSearch } from '../search/query.ts';
+import { and, type StructureQuery, type StructureSearch, translateSearch, validateSearch, validateStructure } from '../search/index.ts';
 import { molecules } from '../schema/resources.ts';
 import type { CatalogStore, Doc, Filter } from '../store/types.ts';
 import { loadProvenance } from './provenance.ts';
-import type { StructureQuery, StructureSearch } from '../structure/structure.ts';
-import { validateStructure } from '../structure/request.ts';
 import { Errors, HttpError, type SearchInput } from '../schema/types.ts';
-import { validateSearch } from '../search/validate-search.ts';
 import {
   DEFAULT_FIELDS,
   EXTENSIONS,

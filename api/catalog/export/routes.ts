@@ -18,7 +18,7 @@ import { batched } from '../batches.ts';
 import { can } from '../auth/policy.ts';
 import { molecules } from '../schema/resources.ts';
 import type { CatalogStore } from '../store/types.ts';
-import type { StructureSearch } from '../structure/structure.ts';
+import type { StructureSearch } from '../search/index.ts';
 import { HttpError } from '../schema/types.ts';
 import type { JobRunner } from '../../../shared/jobs/types.ts';
 

@@ -5,7 +5,7 @@
  * - identifiers and whole InChIKeys: `$in` on the indexed `identifier` / `standard_inchi_key`,
  *   IN_CHUNK at a time, the answer's fields fetched by the same query;
  * - first InChIKey blocks: an indexed prefix range per block, `[block-, block.)` (as
- *   coconut-search/text-queries.ts inchikeySearch), BLOCKS_IN_FLIGHT at a time;
+ *   search/coconut/text.ts inchikeySearch), BLOCKS_IN_FLIGHT at a time;
  * - SMILES: the standard InChIKey from the chemistry threads (task `catalog_inchikeys`, as an
  *   exact structure search computes it), then as whole keys; a SMILES RDKit cannot read is
  *   `unreadable`;

@@ -9,7 +9,7 @@ import type { CatalogStore, CollectionName } from '../store/types.ts';
 import { Errors, ROLES, type CatalogUser } from '../schema/types.ts';
 import { checkReportWrites } from '../reports/reports.ts';
 import { checkUserWrites } from '../auth/users.ts';
-import { hasOperatorKeys } from '../search/validate-search.ts';
+import { hasOperatorKeys } from '../search/index.ts';
 
 type Rec = Record<string, unknown>;
 const isObj = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);

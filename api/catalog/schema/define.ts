@@ -94,7 +94,7 @@ export interface ResourceSchema {
   scopes?: Record<string, Record<string, unknown>>;
   /**
    * Scopes taking parameters (Lomkit's `{name, parameters}`): name → the names of its string
-   * parameters, all required; api/catalog/search/query.ts (PARAMETER_SCOPES) turns them into a filter.
+   * parameters, all required; api/catalog/search/lomkit/query.ts (PARAMETER_SCOPES) turns them into a filter.
    */
   parameterScopes?: Record<string, { parameters: string[]; doc: string }>;
   actions?: ActionDef[];

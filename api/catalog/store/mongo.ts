@@ -9,7 +9,7 @@ import { COLLECTIONS, type CatalogStore, type CollectionName, type Doc, type Fil
 /**
  * The lists come from the resource declarations (api/catalog/schema/: `index`).
  * Molecules: besides the look-ups of the API and the importer, what COCONUT's search
- * (`POST /api/search`, api/catalog/coconut-search/) filters on: InChI, formula, the placeholder
+ * (`POST /api/search`, api/catalog/search/coconut/) filters on: InChI, formula, the placeholder
  * flag (counted before every structure search), and the property fields of its filter language
  * whose values are selective (the counts that are mostly 0 or 1 and the booleans are left to the
  * others: an index on them would rarely be chosen).

@@ -10,13 +10,13 @@
  * /health shows; `close()` stops the timers and any backfill in progress.
  */
 import type { Redis } from 'ioredis';
-import type { SearchFeed } from '../../../shared/chem/catalog/ports.ts';
-import type { JobRunner } from '../../../shared/jobs/types.ts';
-import type { Logger } from '../../../shared/log.ts';
-import { SearchService } from '../../../shared/structure-search/service.ts';
-import { RedisSearchPublisher } from '../../../shared/structure-search/redis-feed.ts';
-import type { ChemPool } from '../../../shared/threads/pool.ts';
-import type { CatalogStore } from '../store/types.ts';
+import type { SearchFeed } from '../../../../shared/chem/catalog/ports.ts';
+import type { JobRunner } from '../../../../shared/jobs/types.ts';
+import type { Logger } from '../../../../shared/log.ts';
+import { SearchService } from '../../../../shared/structure-search/service.ts';
+import { RedisSearchPublisher } from '../../../../shared/structure-search/redis-feed.ts';
+import type { ChemPool } from '../../../../shared/threads/pool.ts';
+import type { CatalogStore } from '../../store/types.ts';
 import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './feed.ts';
 import { StructureSearch } from './structure.ts';
 

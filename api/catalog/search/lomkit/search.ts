@@ -1,9 +1,9 @@
 /** Executes a validated search: page query, includes, aggregates, gates, flat paginator. */
 import { and, translateFilters, translateSearch, translateSort, type StructureResolver } from './query.ts';
-import { GATE_KEYS, can, seesAll } from '../auth/policy.ts';
-import { RESOURCES, relation, stored, type RelationDef, type ResourceDef } from '../schema/resources.ts';
-import type { CatalogStore, Doc, Filter } from '../store/types.ts';
-import type { AggregateInput, CatalogUser, IncludeInput, SearchInput } from '../schema/types.ts';
+import { GATE_KEYS, can, seesAll } from '../../auth/policy.ts';
+import { RESOURCES, relation, stored, type RelationDef, type ResourceDef } from '../../schema/resources.ts';
+import type { CatalogStore, Doc, Filter } from '../../store/types.ts';
+import type { AggregateInput, CatalogUser, IncludeInput, SearchInput } from '../../schema/types.ts';
 
 export interface Ctx {
   store: CatalogStore;

@@ -3,14 +3,13 @@
  * copy with filter values coerced to the field types. Objects as values are refused (an object
  * with `$` keys would be a MongoDB operator: injection).
  */
-import { RESOURCES, relation, type FieldType, type ResourceDef } from '../schema/resources.ts';
-import { Errors, type FilterInput, type SearchInput } from '../schema/types.ts';
+import { RESOURCES, relation, type FieldType, type ResourceDef } from '../../schema/resources.ts';
+import { Errors, type FilterInput, type SearchInput } from '../../schema/types.ts';
 import { MAX_LIKE_WILDCARDS, likeWildcards } from './like.ts';
+import { MAX_STRUCTURE_QUERY } from '../structure/request.ts';
 
 /** Operators on structures, answered by catalog structure search. */
 export const STRUCTURE_OPERATORS = ['substructure', 'similar', 'exact'];
-/** Longest structure query text (a SMILES, SMARTS or molblock). */
-export const MAX_STRUCTURE_QUERY = 20_000;
 
 export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', ...STRUCTURE_OPERATORS];
 const GATES = ['viewAny', 'view', 'create', 'update', 'delete', 'restore', 'forceDelete'];
@@ -259,7 +258,7 @@ export function validateSearch(r: ResourceDef, raw: unknown, key: string, e: Err
 /**
  * A structure condition on molecules: `{field: "canonical_smiles", operator: "substructure" |
  * "similar" | "exact", value: SMILES (or SMARTS, or an InChIKey for exact), threshold?,
- * use_chirality?, query_type?}`. Resolved by the chemistry threads (api/catalog/structure/structure.ts).
+ * use_chirality?, query_type?}`. Resolved by the chemistry threads (../structure/structure.ts).
  */
 function validateStructureFilter(r: ResourceDef, f: Record<string, unknown>, out: FilterInput, key: string, e: Errors): FilterInput {
   const op = out.operator!;

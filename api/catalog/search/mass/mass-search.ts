@@ -8,9 +8,9 @@
  * 10⁶`, the usual definition). Hits are ranked by |error_ppm|, then molecule id, then the adduct's
  * order in the table. The windows are answered by the in-memory MassIndex (mass-index.ts).
  */
-import { Errors } from '../schema/types.ts';
-import type { CatalogStore } from '../store/types.ts';
-import { checkTaxon, moleculeFilterForTaxon } from '../taxonomy/taxon.ts';
+import { Errors } from '../../schema/types.ts';
+import type { CatalogStore } from '../../store/types.ts';
+import { checkTaxon, moleculeFilterForTaxon } from '../../taxonomy/taxon.ts';
 import { ADDUCTS, ADDUCTS_BY_NAME, DEFAULT_ADDUCTS, adductMz, moleculeMass, type Adduct } from './adducts.ts';
 import { MassIndex, massIndexOf } from './mass-index.ts';
 

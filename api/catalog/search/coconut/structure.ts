@@ -1,5 +1,5 @@
 /**
- * COCONUT's structure searches on natprod's structure-search index (api/catalog/structure/structure.ts):
+ * COCONUT's structure searches on natprod's structure-search index (../structure/structure.ts):
  * - `smiles` / `substructure`: the molecules holding the query, the exact matches first, then by
  *   Tanimoto (Morgan) to the query, best first; each with its `similarity`;
  * - `exact`: the same structure (whole InChIKey; `use_chirality: false`: any stereoisomer);
@@ -8,10 +8,10 @@
  * With the defaults (all statuses, relevance) and no placeholder molecule in the catalog, the
  * index answers the page; otherwise every hit is listed and filtered or ordered here.
  */
-import type { CatalogStore } from '../store/types.ts';
+import type { CatalogStore } from '../../store/types.ts';
 import type { StructureSearch } from '../structure/structure.ts';
 import { ordered, startOf, type Candidate, type Hits } from './listing.ts';
-import type { CoconutRequest } from './request.ts';
+import type { CoconutRequest } from '../request.ts';
 
 export const COCONUT_SIMILARITY_THRESHOLD = 0.5;
 
@@ -23,7 +23,7 @@ async function withFlags(store: CatalogStore, hits: Candidate[]): Promise<Candid
   return hits.filter((h) => flags.has(h.id)).map((h) => ({ ...h, active: flags.get(h.id)!.active, is_placeholder: flags.get(h.id)!.is_placeholder }));
 }
 
-export async function structureSearch(structure: StructureSearch, req: CoconutRequest): Promise<Hits> {
+export async function structureTypesSearch(structure: StructureSearch, req: CoconutRequest): Promise<Hits> {
   const base = { query: req.query, query_type: req.query_type, use_chirality: req.use_chirality };
   const start = startOf(req);
   // Placeholders are never listed: the index does not know them, so the hits are checked when there are any.

@@ -16,11 +16,11 @@
  * COCONUT's `ILIKE`/`LIKE` patterns read `%` and `_` in the query as wildcards; natprod reads the
  * query literally.
  */
-import { prefixUpperBound } from '../search/like.ts';
-import type { CatalogStore, Filter } from '../store/types.ts';
+import { prefixUpperBound } from '../lomkit/like.ts';
+import type { CatalogStore, Filter } from '../../store/types.ts';
 import { normalizeFormula } from './formula.ts';
 import { listing, ordered, type Hits } from './listing.ts';
-import type { CoconutRequest } from './request.ts';
+import type { CoconutRequest } from '../request.ts';
 
 const EXTRA = ['active', 'is_placeholder', 'annotation_level'];
 

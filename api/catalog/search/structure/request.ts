@@ -3,8 +3,7 @@
  * 422s naming each problem, unknown keys refused (they are typos or injection attempts).
  */
 import type { StructureQuery } from './structure.ts';
-import { MAX_STRUCTURE_QUERY } from '../search/validate-search.ts';
-import { Errors } from '../schema/types.ts';
+import { Errors } from '../../schema/types.ts';
 
 export interface SearchRequest extends StructureQuery {
   page: number;
@@ -13,6 +12,8 @@ export interface SearchRequest extends StructureQuery {
 }
 
 export const SEARCH_LIMIT_MAX = 100;
+/** Longest structure query text (a SMILES, SMARTS or molblock), in every form of search. */
+export const MAX_STRUCTURE_QUERY = 20_000;
 const TYPES = ['exact', 'substructure', 'similarity'] as const;
 const QUERY_KEYS = ['type', 'query', 'query_type', 'threshold', 'use_chirality'];
 

@@ -11,9 +11,12 @@
  *   source required; `org`, `cite`: the organisms (name) or citations (DOI, title) containing the
  *   text, then the molecules linked to any of them.
  */
-import type { CatalogStore, Filter } from '../store/types.ts';
+import type { CatalogStore, Filter } from '../../store/types.ts';
+import { Errors } from '../../schema/types.ts';
+import type { CoconutRequest } from '../request.ts';
 import { normalizeFormula } from './formula.ts';
-import type { Condition, ParsedFilters } from './filter-language.ts';
+import { FilterSyntaxError, parseFilters, type Condition, type ParsedFilters } from './filter-language.ts';
+import { listing, type Hits } from './listing.ts';
 
 /** Lower case; spaces, `+`, `_` and `-` as one `-`; other punctuation dropped (Laravel's `Str::slug` spelling). */
 export function slug(text: string): string {
@@ -90,4 +93,18 @@ export async function filtersToQuery(parsed: ParsedFilters, store: CatalogStore)
     }),
   );
   return branches.length === 1 ? branches[0] : { $or: branches };
+}
+
+/** COCONUT's type `filters`: the query in the filter language (a syntax error is a 422 on `query`), active molecules first. */
+export async function filterSearch(store: CatalogStore, req: CoconutRequest): Promise<Hits> {
+  let parsed: ParsedFilters = [];
+  try {
+    parsed = parseFilters(req.query);
+  } catch (e) {
+    if (!(e instanceof FilterSyntaxError)) throw e;
+    const errors = new Errors();
+    errors.add('query', e.message);
+    errors.throwIfAny();
+  }
+  return listing(store, req, await filtersToQuery(parsed, store), 'active');
 }

@@ -12,11 +12,11 @@
  * molecule tags (Spatie tags); natprod keeps none, and says so (422) rather than find nothing.
  * An empty term (`a,,b`) is skipped (COCONUT's `ILIKE '%%'` made it match every organism).
  */
-import type { CatalogStore } from '../store/types.ts';
-import { Errors } from '../schema/types.ts';
+import type { CatalogStore } from '../../store/types.ts';
+import { Errors } from '../../schema/types.ts';
 import { and, baseFilter, listing, sortFor, startOf, type Hits } from './listing.ts';
-import { checkTaxon, moleculesUnderTaxon } from '../taxonomy/taxon.ts';
-import type { CoconutRequest } from './request.ts';
+import { checkTaxon, moleculesUnderTaxon } from '../../taxonomy/taxon.ts';
+import type { CoconutRequest } from '../request.ts';
 
 export const TAG_TYPES = ['dataSource', 'organisms', 'citations', 'taxon'];
 

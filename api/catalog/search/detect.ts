@@ -7,7 +7,7 @@
  * must start with its version layer (`1S/`), where COCONUT took words such as `ethanol` for InChI.
  * natprod also reads a molblock (a query holding `M  END`) as a structure.
  */
-import { isFormula } from './formula.ts';
+import { isFormula } from './coconut/formula.ts';
 
 export type DetectedType = 'identifier' | 'inchi' | 'inchikey' | 'partialinchikey' | 'molecularformula' | 'smiles' | 'text';
 

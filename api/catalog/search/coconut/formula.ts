@@ -3,7 +3,7 @@
  * stores them (RDKit's CalcMolFormula order, shared/chem/core/formula.ts: C, then H, then the
  * other elements alphabetically, the net charge last), so `H12C6O6` finds `C6H12O6`.
  */
-import { elementSymbol, hillFormula } from '../../../shared/chem/core/formula.ts';
+import { elementSymbol, hillFormula } from '../../../../shared/chem/core/formula.ts';
 
 const ELEMENTS = new Set(Array.from({ length: 118 }, (_, i) => elementSymbol(i + 1)));
 const TOKEN = /([A-Z][a-z]?)(\d*)/g;

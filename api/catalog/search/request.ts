@@ -8,21 +8,29 @@
  * problem is a Laravel 422 naming its field; unknown fields are refused (a typo or an injection
  * attempt should not pass silently), and a value is never anything but a string, number or boolean.
  *
- * natprod's type `mass` (MS dereplication, api/catalog/derep/) takes its own keys `adducts`,
+ * natprod's type `mass` (MS dereplication, mass/) takes its own keys `adducts`,
  * `tolerance_ppm`, `tolerance_da`, `taxon`, refused with any other type, and a `query` that is an
  * m/z value or a list of them (read by `readMassRequest`).
  */
 import { Errors } from '../schema/types.ts';
-import { MAX_STRUCTURE_QUERY } from '../search/validate-search.ts';
+import { MAX_STRUCTURE_QUERY } from './structure/request.ts';
 import { detectType } from './detect.ts';
-import { MASS_KEYS, readMassRequest, type MassRequest } from '../derep/mass-search.ts';
+import { MASS_KEYS, readMassRequest, type MassRequest } from './mass/mass-search.ts';
 
 /** COCONUT's controller accepts these types. */
 export const COCONUT_TYPES = ['text', 'smiles', 'inchi', 'inchikey', 'substructure', 'exact', 'similarity', 'tags', 'filters'] as const;
 /** Types COCONUT's action knows but its controller refuses; natprod accepts them (COCONUT's misspelling too). */
 export const EXTRA_TYPES = ['identifier', 'molecularformula', 'partialinchikey', 'parttialinchikey', 'mass'] as const;
 
-export type SearchType = 'text' | 'identifier' | 'inchi' | 'inchikey' | 'partialinchikey' | 'molecularformula' | 'smiles' | 'substructure' | 'exact' | 'similarity' | 'tags' | 'filters' | 'mass';
+/** Spellings read as another type: COCONUT's action misspells one of its own. */
+const ALIASES = { parttialinchikey: 'partialinchikey' } as const;
+
+/**
+ * Every type a request may ask for, under the name that answers it. It is read off the two lists
+ * above, so a type added to them has no answer until coconut/answer.ts gives it one: the table
+ * there is keyed by this type and fails to compile without it.
+ */
+export type SearchType = Exclude<(typeof COCONUT_TYPES)[number] | (typeof EXTRA_TYPES)[number], keyof typeof ALIASES>;
 export const STRUCTURE_TYPES: readonly SearchType[] = ['smiles', 'substructure', 'exact', 'similarity'];
 
 export interface CoconutRequest {
@@ -143,7 +151,7 @@ export function readCoconutRequest(body: unknown): CoconutRequest {
   if (b.count !== undefined && typeof b.count !== 'boolean') e.add('count', 'The count field must be true or false.');
 
   let type: SearchType;
-  if (explicit) type = explicit === 'parttialinchikey' ? 'partialinchikey' : (explicit as SearchType);
+  if (explicit) type = explicit in ALIASES ? ALIASES[explicit as keyof typeof ALIASES] : (explicit as SearchType);
   else type = query ? detectType(query) : 'text';
   if (t !== undefined && type !== 'similarity') e.add('threshold', 'The threshold field is only allowed with type similarity.');
   if (qt === 'smarts' && !['smiles', 'substructure'].includes(type)) e.add('query_type', 'A SMARTS query is only allowed with type substructure (or smiles).');

@@ -4,8 +4,8 @@
  * there: a store filter listed in COCONUT's order (`listing`), and a list of hits already in
  * hand, filtered by status and ordered here (`ordered`).
  */
-import type { CatalogStore, Filter, SortKey } from '../store/types.ts';
-import type { CoconutRequest } from './request.ts';
+import type { CatalogStore, Filter, SortKey } from '../../store/types.ts';
+import type { CoconutRequest } from '../request.ts';
 
 export interface Hits {
   total: number;

@@ -6,10 +6,10 @@
  * keeps its copy (shared/structure-search/redis-feed.ts). At start, molecules stored without current
  * fingerprints get them (the backfill), then the index is built from the store.
  */
-import type { JobRunner } from '../../../shared/jobs/types.ts';
-import { FP_VERSION } from '../../../shared/structure-search/fingerprints.ts';
-import type { RowInput, SearchFeed } from '../../../shared/chem/catalog/ports.ts';
-import type { CatalogStore, CollectionName, Doc } from '../store/types.ts';
+import type { JobRunner } from '../../../../shared/jobs/types.ts';
+import { FP_VERSION } from '../../../../shared/structure-search/fingerprints.ts';
+import type { RowInput, SearchFeed } from '../../../../shared/chem/catalog/ports.ts';
+import type { CatalogStore, CollectionName, Doc } from '../../store/types.ts';
 
 const rowOf = (d: Doc): RowInput => ({ id: d.id, smiles: d.canonical_smiles as string, fingerprints: d.fingerprints });
 

@@ -5,11 +5,11 @@
  * touches the searched collection.
  */
 import { likeToRegex, prefixUpperBound } from './like.ts';
-import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef } from '../schema/resources.ts';
-import type { CatalogStore, CollectionName, Filter, SortKey } from '../store/types.ts';
-import { HttpError, type FilterInput, type SearchInput } from '../schema/types.ts';
-import { STRUCTURE_OPERATORS } from './validate-search.ts';
-import { moleculeFilterForTaxon } from '../taxonomy/taxon.ts';
+import { RESOURCES, SCOPES, relation, stored, type FieldType, type ResourceDef } from '../../schema/resources.ts';
+import type { CatalogStore, CollectionName, Filter, SortKey } from '../../store/types.ts';
+import { HttpError, type FilterInput, type SearchInput } from '../../schema/types.ts';
+import { STRUCTURE_OPERATORS } from './validate.ts';
+import { moleculeFilterForTaxon } from '../../taxonomy/taxon.ts';
 
 export interface Translated {
   filter: Filter;

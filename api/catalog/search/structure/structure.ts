@@ -5,10 +5,10 @@
  * `POST /api/search`, by the structure operators inside a Lomkit search, and by the MCP tool
  * `search_catalog`.
  */
-import type { JobRunner } from '../../../shared/jobs/types.ts';
-import { AppError } from '../../../shared/errors.ts';
-import type { CatalogStore, Doc, Filter } from '../store/types.ts';
-import type { FilterInput } from '../schema/types.ts';
+import type { JobRunner } from '../../../../shared/jobs/types.ts';
+import { AppError } from '../../../../shared/errors.ts';
+import type { CatalogStore, Doc, Filter } from '../../store/types.ts';
+import type { FilterInput } from '../../schema/types.ts';
 
 export const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
 

@@ -18,7 +18,7 @@
  * made by other processes directly in the database are not reported: they reach the index at the
  * next write through this process, or at restart (the structure-search index has the same limit).
  */
-import type { CatalogStore, CollectionName, Doc } from '../store/types.ts';
+import type { CatalogStore, CollectionName, Doc } from '../../store/types.ts';
 
 const PAGE = 5000;
 const FIELDS = ['is_placeholder', 'properties.exact_molecular_weight', 'properties.formal_charge'];

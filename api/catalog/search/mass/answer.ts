@@ -6,10 +6,9 @@
  * - a list (`query` an array): `{data: [{mz, total, hits}]}`, one entry per value in the request's
  *   order, `hits` the first `limit` records (of page `page`) of that value, ranked the same way.
  */
-import type { CatalogStore, Doc } from '../store/types.ts';
-import { paginate, type LaravelPaginator } from '../coconut-search/paginator.ts';
-import type { CoconutRequest } from '../coconut-search/request.ts';
-import { coconutRow, ROW_FIELDS, type CoconutRow } from '../coconut-search/rows.ts';
+import type { CatalogStore, Doc } from '../../store/types.ts';
+import { coconutRow, paginate, ROW_FIELDS, type CoconutRow, type LaravelPaginator } from '../page.ts';
+import type { CoconutRequest } from '../request.ts';
 import { massHits, type MassHit, type MassMatch } from './mass-search.ts';
 
 export type MassRow = CoconutRow & { match: MassMatch & { molecular_formula: unknown } };
