@@ -10,8 +10,8 @@
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { IndexColumns, type IndexRow } from './columns.ts';
-import type { StoredFingerprints } from './fingerprints.ts';
-import type { RowInput } from './rows.ts';
+import type { RowInput } from '../chem/catalog/ports.ts';
+import type { StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
 import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
