@@ -11,7 +11,7 @@
  * operation's validated arguments (`z.output` of its schema, see OpTasks).
  */
 import type { ChemPool, RunHooks, TaskRun } from '../threads/pool.ts';
-import type { SearchAnswer, SearchArgs } from '../structure-search/service.ts';
+import type { SearchAnswer, SearchArgs } from '../structure-search/contract.ts';
 import type { TaskHandlers } from './tasks.ts';
 
 /**
