@@ -10,7 +10,7 @@ import catalogPlugin from './catalog/plugin.ts';
 import { exportOptions } from './catalog/export/routes.ts';
 import { dumpSettings } from './catalog/dumps/routes.ts';
 import { lookupOptions } from './catalog/lookup/routes.ts';
-import type { ApiContext } from '../shared/ops/types.ts';
+import type { ApiContext } from './chem/context.ts';
 import errors from './plugins/errors.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import security from './plugins/security.ts';

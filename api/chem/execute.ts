@@ -4,10 +4,11 @@
  * `handler: 'api'` in the registry, found by name in api/chem/handlers/), or its task is
  * submitted to the job runner and (for quick operations) awaited.
  */
-import type { ApiContext, MediaType, OpDef } from '../../shared/ops/types.ts';
+import type { MediaType, OpDef } from '../../shared/ops/types.ts';
 import { AnnotatedResult, BINARY_MEDIA, isMediaResult, mediaTypeOf } from '../../shared/ops/types.ts';
 import type { JobRecord } from '../../shared/jobs/types.ts';
 import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
+import type { ApiContext } from './context.ts';
 import { apiHandlerOf } from './handlers/index.ts';
 import { floatJson } from './float-json.ts';
 

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { AppError } from '../../shared/errors.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
-import type { ApiContext, OpDef } from '../../shared/ops/types.ts';
+import type { OpDef } from '../../shared/ops/types.ts';
+import type { ApiContext } from './context.ts';
 import { contentType, encodeBody, executeOp } from './execute.ts';
 import { parseArgs, type ArgSource } from './validate.ts';
 

@@ -7,7 +7,7 @@
  * outputSchema is added here (structured.ts), and `json()` answers its structured content.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiContext } from '../../shared/ops/types.ts';
+import type { ApiContext } from '../chem/context.ts';
 import type { StructureSearch } from '../catalog/search/index.ts';
 import { listDumpsTool } from './dumps-tool.ts';
 import { searchCatalogTool } from './catalog-tool.ts';

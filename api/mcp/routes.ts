@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SseTransport } from './sse.ts';
-import type { ApiContext } from '../../shared/ops/types.ts';
+import type { ApiContext } from '../chem/context.ts';
 import { createMcpServer, type McpOptions } from './tools.ts';
 import type { ExportOptions } from '../catalog/export/routes.ts';
 import { McpExports } from './export-tool.ts';

@@ -20,7 +20,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { AppError } from '../../shared/errors.ts';
 import { OPERATIONS, OPERATIONS_BY_NAME } from '../../shared/ops/index.ts';
 import type { Config } from '../../shared/config.ts';
-import type { ApiContext, MediaType, OpDef } from '../../shared/ops/types.ts';
+import type { MediaType, OpDef } from '../../shared/ops/types.ts';
+import type { ApiContext } from '../chem/context.ts';
 import { encodeBody, executeOp } from '../chem/execute.ts';
 import { parseArgs } from '../chem/validate.ts';
 import { argsJsonSchema } from '../openapi.ts';

@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../shared/errors.ts';
 import { extdbWait } from '../../shared/extdb/budget.ts';
-import type { ApiContext, CatalogReader } from '../../shared/ops/types.ts';
+import type { ApiContext, CatalogReader } from '../chem/context.ts';
 import { OpsinError } from './opsin.ts';
 import { OPSIN_INSTALL_HINT } from './opsin-setup.ts';
 import { sharedOpsin } from './service.ts';

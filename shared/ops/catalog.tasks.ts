@@ -8,7 +8,7 @@ import type { DeriveInput } from '../chem/catalog/ports.ts';
 import { deriveMolecule } from '../chem/catalog/derive.ts';
 import { inchikey, molblock2D } from '../chem/convert/convert.ts';
 import { indexRows } from '../structure-search/rows.ts';
-import { searchFingerprints, type StoredFingerprints } from '../structure-search/fingerprints.ts';
+import { searchFingerprints, type StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import { withMol, type Mol } from '../chem/core/rdkit.ts';
 import { readQuery, scanSimilarity, scanSubstructure } from '../structure-search/scan.ts';
 import { AppError } from '../errors.ts';

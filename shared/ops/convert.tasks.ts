@@ -6,7 +6,7 @@ import {
 } from '../chem/convert/convert.ts';
 import { depict2D, type DepictOptions } from '../chem/depict/depict2d.ts';
 import { svgToPng, type PngOptions } from '../chem/depict/png.ts';
-import { MAX_PNG_SCALE } from './png.ts';
+import { MAX_PNG_SCALE } from '../png-limits.ts';
 import { selfiesToSmiles } from './selfies.tasks.ts';
 import { z } from 'zod';
 import { internalTask, internalTasks } from './task-args.ts';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineOp, type MolblockShape } from './types.ts';
 import { bool, int, num, smiles, toolkit } from './params.ts';
-import { MAX_PNG_SCALE, MAX_PNG_SIDE } from './png.ts';
+import { MAX_PNG_SCALE, MAX_PNG_SIDE } from '../png-limits.ts';
 import { CAFFEINE, NATIVE_RDKIT, SPEC } from './examples.ts';
 
 /** Ethanol's connection table; RDKit's depictor draws bonds 1.5 long. */

@@ -11,13 +11,13 @@
  * operation's validated arguments (`z.output` of its schema, see OpTasks).
  */
 import type { ChemPool, RunHooks, TaskRun } from '../threads/pool.ts';
-import type { SearchAnswer, SearchArgs } from '../structure-search/service.ts';
+import type { SearchAnswer, SearchArgs } from '../structure-search/contract.ts';
 import type { TaskHandlers } from './tasks.ts';
 
 /**
  * Tasks a pool answers on the api's own thread rather than in a worker thread (ChemPool.registerLocal):
  * `catalog_search`, registered by the structure-search index (shared/structure-search/service.ts),
- * which validates its arguments itself.
+ * which validates its arguments itself (their types and schema: shared/structure-search/contract.ts).
  */
 interface LocalTasks {
   catalog_search(args: SearchArgs): Promise<SearchAnswer>;

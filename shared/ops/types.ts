@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import type { RDKit } from '../chem/core/rdkit.ts';
 import type { Config, ThreadConfig } from '../config.ts';
-import type { JobRunner } from '../jobs/types.ts';
 
 export type MediaType = 'application/json' | 'text/plain' | 'image/svg+xml' | 'text/html' | 'image/png';
 
@@ -77,7 +76,8 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
    * handler, `API_HANDLERS[name]` (api/chem/handlers/), which REST and MCP call instead of
    * submitting `task` directly. The handler may submit jobs through `runner` (usually `task`
    * itself), read job records, or answer from the catalog store first. The registry only carries
-   * this flag: the handler table is checked against it at compile time (`ApiHandlers`).
+   * this flag: the handler table is checked against it at compile time (`ApiHandlers`,
+   * api/chem/context.ts).
    */
   handler?: 'api';
   /** HTTP status of a successful answer (default 200; 202 for a submission). */
@@ -159,33 +159,6 @@ export interface SvgShape {
   labels: number[];
 }
 
-/** A catalog record as the api-side handlers read it. */
-export type CatalogDoc = { id: number; [field: string]: unknown };
-
-/**
- * The catalog reads api-side handlers make: molecules by exact field values. The catalog's store
- * (api/catalog/store/types.ts) satisfies it; this narrow port keeps the catalog's own types out
- * of shared/ and of the workers, which import this module for `TaskContext`.
- */
-export interface CatalogReader {
-  find(coll: 'molecules', filter: Record<string, unknown>, opts?: { limit?: number; fields?: string[] }): Promise<CatalogDoc[]>;
-  findOne(coll: 'molecules', filter: Record<string, unknown>): Promise<CatalogDoc | null>;
-}
-
-/** What an api-side handler may use. */
-export interface ApiContext {
-  runner: JobRunner;
-  /** The process's configuration, read once by its entry (api/server.ts, api/mcp/stdio.ts). */
-  config: Config;
-  store?: CatalogReader;
-  /** Absolute base of this service as the client sees it, e.g. `http://host:8000`, for status URLs. */
-  baseUrl: string;
-  /** Prefix the request came in under (`/latest`, `/v1` or ''), so answers link back consistently. */
-  prefix: string;
-}
-
-export type ApiHandler = (args: Record<string, unknown>, ctx: ApiContext) => Promise<unknown>;
-
 /** The media type an operation answers for these (validated) arguments. */
 export function mediaTypeOf(op: Pick<OpDef, 'output' | 'outputBy'>, args: Record<string, unknown>): MediaType {
   const by = op.outputBy;
@@ -250,16 +223,6 @@ export type TaskTable = Record<string, TaskHandler>;
  */
 export type OpTasks<Ops extends readonly OpDef<any, string, string>[]> = {
   [O in Ops[number] as O extends { handler: 'api' } ? never : O['task']]: (args: z.output<O['args']>, ctx: TaskContext) => unknown;
-};
-
-/**
- * The api-side handlers of the registry: exactly one per operation flagged `handler: 'api'`, keyed
- * by the operation's name and receiving its validated arguments (`z.output` of its schema). The
- * table (api/chem/handlers/index.ts) is declared `{...} satisfies ApiHandlers<readonly RegisteredOp[]>`,
- * so a missing, extra or misnamed handler, or one expecting other arguments, is a compile error.
- */
-export type ApiHandlers<Ops extends readonly OpDef<any, string, string>[]> = {
-  [O in Ops[number] as O extends { handler: 'api' } ? O['name'] : never]: (args: z.output<O['args']>, ctx: ApiContext) => Promise<unknown>;
 };
 
 /**

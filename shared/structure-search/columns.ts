@@ -12,7 +12,7 @@
  * molecule (bytes, in a heap) from which a candidate is rebuilt for the exact match test about
  * four times faster than from its SMILES.
  */
-import { FP_WORDS } from './fingerprints.ts';
+import { FP_WORDS } from '../chem/catalog/fingerprints.ts';
 
 export interface IndexView {
   count: number;

@@ -4,13 +4,8 @@
  * and computed otherwise (then also returned, so the caller can store them: the backfill).
  */
 import type { RDKit } from '../chem/core/rdkit.ts';
-import { decodeFingerprints, searchFingerprints, type StoredFingerprints } from './fingerprints.ts';
-
-export interface RowInput {
-  id: number;
-  smiles: string;
-  fingerprints?: unknown;
-}
+import type { RowInput } from '../chem/catalog/ports.ts';
+import { decodeFingerprints, searchFingerprints, type StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 
 export interface RowOutput {
   id: number;

@@ -3,7 +3,7 @@
  * scan by Tanimoto to the query (`order: 'similarity'`, COCONUT's order; api/catalog/coconut-search).
  */
 import type { SubstructureResult } from './scan.ts';
-import type { SearchAnswer, SearchArgs } from './service.ts';
+import type { SearchAnswer, SearchArgs } from './contract.ts';
 
 /** Every substructure hit of a full scan, by Tanimoto to the query (best first, ties by id). */
 export function rankBySimilarity(done: SubstructureResult[], exclude: Set<number>, args: SearchArgs, molecules: number): SearchAnswer {

@@ -8,7 +8,7 @@
 import { AppError } from '../errors.ts';
 import type { Mol, RDKit } from '../chem/core/rdkit.ts';
 import { arraysOf, type IndexArrays, type IndexView } from './columns.ts';
-import { FP_BITS, FP_WORDS, morganBytes, patternBytes } from './fingerprints.ts';
+import { FP_BITS, FP_WORDS, morganBytes, patternBytes } from '../chem/catalog/fingerprints.ts';
 
 /** `auto`: SMILES when the text parses as SMILES, else SMARTS. */
 export type QueryType = 'smiles' | 'smarts' | 'auto';

@@ -7,52 +7,18 @@
  * the distributed mode (fed from Redis, see redis-feed.ts); in both, `catalog_search` is a local
  * task of the pool, so a search travels the same path as any other call.
  */
-import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { IndexColumns, type IndexRow } from './columns.ts';
-import type { StoredFingerprints } from './fingerprints.ts';
-import type { RowInput } from './rows.ts';
+import type { RowInput } from '../chem/catalog/ports.ts';
+import type { StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
 import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
 import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
+import { searchArgs, type SearchAnswer, type SearchArgs } from './contract.ts';
 
 /** What every range of one scan shares: the query and the index. */
 type ScanBase = Pick<TaskArgs<'catalog_scan_substructure'>, 'query' | 'query_type' | 'index'>;
-
-/** What `catalog_search` takes (validated by the api; checked again here). */
-export interface SearchArgs {
-  type: 'substructure' | 'similarity';
-  query: string;
-  query_type: 'smiles' | 'smarts' | 'auto';
-  use_chirality?: boolean;
-  threshold?: number;
-  /** Hits to skip and to return; `limit` 0 returns every hit (filters inside a catalog search). */
-  offset: number;
-  limit: number;
-  /** Substructure: scan everything to report `total` even when the page is found earlier. */
-  count?: boolean;
-  /** Ids left out of the hits (the exact matches the api lists first). */
-  exclude?: number[];
-  /**
-   * Substructure: `id` (default) lists hits in id order and may stop early; `similarity` scans
-   * every row and lists hits by Tanimoto to the query, best first, ties by id, each with its score
-   * (COCONUT's order; the query must be SMILES).
-   */
-  order?: 'id' | 'similarity';
-}
-
-export interface SearchAnswer {
-  ids: number[];
-  /** Tanimoto of each id (similarity). */
-  scores?: number[];
-  /** Every hit, when the scan went through all rows; null when it stopped after the page. */
-  total: number | null;
-  /** Whether hits exist beyond this page. */
-  more: boolean;
-  /** Rows examined, rows that passed the fingerprint screen, molecules in the index. */
-  stats: { scanned: number; candidates: number; molecules: number };
-}
 
 export interface IndexStatus {
   state: 'empty' | 'building' | 'ready' | 'failed';
@@ -66,20 +32,6 @@ export interface IndexStatus {
   build_ms?: number;
   error?: string;
 }
-
-/** Calls arrive as JSON (from Redis in the distributed mode): checked again here. */
-const searchArgs = z.object({
-  type: z.enum(['substructure', 'similarity']),
-  query: z.string().min(1).max(100_000),
-  query_type: z.enum(['smiles', 'smarts', 'auto']),
-  use_chirality: z.boolean().optional(),
-  threshold: z.number().min(0).max(1).optional(),
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(0),
-  count: z.boolean().optional(),
-  exclude: z.array(z.number().int()).max(100_000).optional(),
-  order: z.enum(['id', 'similarity']).optional(),
-});
 
 const ROWS_PER_TASK = 250;
 const BUILD_TIMEOUT_MS = 120_000;

@@ -1,7 +1,7 @@
 /**
  * Catalog structure search in a worker process (distributed mode): the engine on this process's
  * pool, its index loaded from what the api publishes in Redis and kept current (see
- * redis-feed.ts). The api side is api/catalog/structure/module.ts.
+ * redis-feed.ts). The api side is api/catalog/search/structure/module.ts.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';

@@ -8,7 +8,7 @@ import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { build } from '../helpers/app.ts';
-import { MAX_PNG_SIDE } from '../../shared/ops/png.ts';
+import { MAX_PNG_SIDE } from '../../shared/png-limits.ts';
 import { countPixels, decodePng } from './png-decode.ts';
 
 const { app } = (await build(t, 'inline'))!;

@@ -9,7 +9,7 @@
 import t from 'tap';
 import { build, MODES } from '../helpers/app.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
-import { MAX_PNG_SIDE } from '../../shared/ops/png.ts';
+import { MAX_PNG_SIDE } from '../../shared/png-limits.ts';
 import { countPixels, decodePng, PNG_MAGIC } from './png-decode.ts';
 
 const dark = (r: number, g: number, b: number, a: number) => a > 128 && r < 100 && g < 100 && b < 100;

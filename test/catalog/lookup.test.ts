@@ -13,7 +13,7 @@ import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 import { csvRecords, parseCsv, tokenFor } from '../search/export-helpers.ts';
 import { classify, readCsv, readLines } from '../../api/catalog/lookup/input.ts';
 import { lookupTool } from '../../api/mcp/lookup-tool.ts';
-import type { ApiContext } from '../../shared/ops/types.ts';
+import type { ApiContext } from '../../api/chem/context.ts';
 
 interface Ref {
   inchikeys: string[];

@@ -18,7 +18,7 @@ import { classifyOps } from '../../shared/ops/classify.ts';
 import { retrieveClassification, submitClassification } from '../../api/chem/handlers/classify.ts';
 import { classifyTasks } from '../../shared/ops/classify.tasks.ts';
 import { API_HANDLERS } from '../../api/chem/handlers/index.ts';
-import type { ApiContext } from '../../shared/ops/types.ts';
+import type { ApiContext } from '../../api/chem/context.ts';
 
 const rdkit = await loadRDKit();
 const config = loadConfig();

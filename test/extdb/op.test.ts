@@ -17,7 +17,7 @@ import type { JobRunner } from '../../shared/jobs/types.ts';
 import { extdbOps } from '../../shared/ops/extdb.ts';
 import { retrieveExtdbSmiles } from '../../api/chem/handlers/extdb.ts';
 import { extdbTasks } from '../../shared/ops/extdb.tasks.ts';
-import type { ApiContext } from '../../shared/ops/types.ts';
+import type { ApiContext } from '../../api/chem/context.ts';
 import { CAFFEINE, closedPortUrl, startFakePugRest } from './fake-pugrest.ts';
 
 const fake = await startFakePugRest();

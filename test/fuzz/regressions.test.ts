@@ -62,7 +62,7 @@ t.test('a multipart body cut short is a 400, not a 500', async (t) => {
 });
 
 t.test('relation operations nested thousands deep: 422, and nothing written', async (t) => {
-  // api/catalog/mutate-parse.ts: MAX_RELATION_DEPTH; a stack overflow answered 500 before.
+  // api/catalog/mutate/mutate-parse.ts: MAX_RELATION_DEPTH; a stack overflow answered 500 before.
   const deep = (depth: number) => {
     let head = '';
     for (let i = 0; i < depth; i++) {

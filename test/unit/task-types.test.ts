@@ -17,8 +17,9 @@ import { OPERATIONS } from '../../shared/ops/index.ts';
 import type { RegisteredOp } from '../../shared/ops/index.ts';
 import { runPoolTask, type TaskArgs, type TaskResult } from '../../shared/ops/task-types.ts';
 import { TASKS } from '../../shared/ops/tasks.ts';
-import type { ApiContext, ApiHandlers, TaskContext } from '../../shared/ops/types.ts';
+import type { TaskContext } from '../../shared/ops/types.ts';
 import { createPool } from '../../shared/threads/pool.ts';
+import type { ApiContext, ApiHandlers } from '../../api/chem/context.ts';
 import { API_HANDLERS } from '../../api/chem/handlers/index.ts';
 import { testThreadConfig } from '../helpers/task.ts';
 

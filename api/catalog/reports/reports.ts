@@ -16,7 +16,7 @@
  */
 import { tracking } from '../audit/audit.ts';
 import { can } from '../auth/policy.ts';
-import { attributes, type Op } from '../mutate/mutate-parse.ts';
+import { attributes } from '../mutate/attributes.ts';
 import type { Derive } from '../mutate/derived.ts';
 import { RESOURCES, reports, type ReportDoc } from '../schema/resources.ts';
 import type { ResourceName } from '../schema/define.ts';
@@ -36,6 +36,14 @@ const TARGETS: Record<string, { resource: ResourceName; field: string }> = {
 };
 const ID_LISTS: [string, CollectionName][] = [['molecule_ids', 'molecules'], ['organism_ids', 'organisms'], ['citation_ids', 'citations'], ['collection_ids', 'collections']];
 
+/** What the report checks read of a parsed mutate operation on reports (mutate-parse.ts, `Op`). */
+interface ReportWrite {
+  path: string;
+  operation: string;
+  key?: number;
+  attributes: Rec;
+}
+
 /** COCONUT's `suggested_changes.new_molecule_data` (its createRules): the structure and the references' DOIs. */
 function newMoleculeData(a: Rec): { smiles?: string; name?: string; doi?: string } {
   const sc = isObj(a.suggested_changes) ? a.suggested_changes : {};
@@ -50,7 +58,7 @@ function newMoleculeData(a: Rec): { smiles?: string; name?: string; doi?: string
  * needs, reported records that exist, `mol_ids` resolved to `molecule_ids`, and the fields only
  * the server sets (author, status default, times).
  */
-export async function checkReportWrites(ops: Op[], store: CatalogStore, e: Errors, user: CatalogUser | undefined) {
+export async function checkReportWrites(ops: ReportWrite[], store: CatalogStore, e: Errors, user: CatalogUser | undefined) {
   const now = new Date().toISOString();
   for (const op of ops) {
     const k = `${op.path}.attributes`;
@@ -100,7 +108,7 @@ export async function checkReportWrites(ops: Op[], store: CatalogStore, e: Error
 }
 
 /** A reader edits its own drafts; nobody edits a decided report (403, after validation). */
-export async function authorizeReportWrites(ops: Op[], store: CatalogStore, user: CatalogUser | undefined) {
+export async function authorizeReportWrites(ops: ReportWrite[], store: CatalogStore, user: CatalogUser | undefined) {
   for (const op of ops) {
     if (op.operation !== 'update') continue;
     const doc = (await store.findByIds('reports', [op.key!]))[0];

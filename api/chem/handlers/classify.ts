@@ -16,7 +16,7 @@ import { AppError } from '../../../shared/errors.ts';
 import type { JobRecord, JobStatus } from '../../../shared/jobs/types.ts';
 import { CHEMCLASS_JOB_PREFIX as JOB_PREFIX, CHEMCLASS_SUBMIT_OP } from '../../../shared/ops/classify.ts';
 import type { ClassificationResult } from '../../../shared/ops/classify.tasks.ts';
-import type { ApiContext } from '../../../shared/ops/types.ts';
+import type { ApiContext } from '../context.ts';
 import type { HandlerArgs } from './types.ts';
 
 const STATUS: Record<JobStatus, string> = {

@@ -6,9 +6,10 @@
  * `x-resolver: opsin|catalog|extdb` over REST and a second text content over MCP (docs/names.md).
  */
 import { AppError } from '../../../shared/errors.ts';
-import { AnnotatedResult, type ApiContext } from '../../../shared/ops/types.ts';
+import { AnnotatedResult } from '../../../shared/ops/types.ts';
 import { looksLikeName } from '../../names/detect.ts';
 import { resolveName, type NameResolution } from '../../names/resolve.ts';
+import type { ApiContext } from '../context.ts';
 import type { HandlerArgs } from './types.ts';
 
 export type GenerateSmilesArgs = HandlerArgs<'generate_smiles'>;

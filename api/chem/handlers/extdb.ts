@@ -8,8 +8,8 @@ import { AppError } from '../../../shared/errors.ts';
 import { extdbWait } from '../../../shared/extdb/budget.ts';
 import { inputTypeOf } from '../../../shared/extdb/identifier.ts';
 import type { ExtdbAnswer } from '../../../shared/ops/extdb.tasks.ts';
-import type { ApiContext, CatalogReader } from '../../../shared/ops/types.ts';
 import { nameVariants } from '../../names/resolve.ts';
+import type { ApiContext, CatalogReader } from '../context.ts';
 import type { HandlerArgs } from './types.ts';
 
 const OP = 'retrieve_extdb_smiles';

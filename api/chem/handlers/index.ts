@@ -3,10 +3,11 @@
  * `handler: 'api'` (shared/ops/<family>.ts), one file per family here, each exporting its table. `executeOp`
  * (api/chem/execute.ts) looks the handler up by name. The table is checked at compile time: a
  * missing, extra or misnamed handler, or one expecting other arguments than its operation's
- * schema gives, fails `ApiHandlers` (shared/ops/types.ts).
+ * schema gives, fails `ApiHandlers` (api/chem/context.ts).
  */
 import type { RegisteredOp } from '../../../shared/ops/index.ts';
-import type { ApiHandler, ApiHandlers, OpDef } from '../../../shared/ops/types.ts';
+import type { OpDef } from '../../../shared/ops/types.ts';
+import type { ApiHandler, ApiHandlers } from '../context.ts';
 import { classifyHandlers } from './classify.ts';
 import { convertHandlers } from './convert.ts';
 import { extdbHandlers } from './extdb.ts';

@@ -33,7 +33,7 @@ import { morganGraph } from '../core/morgan-env.ts';
 import { MolView } from '../core/mol-view.ts';
 import { requireInchi, structureRecord } from '../standardize/preprocess-record.ts';
 import { coconutSugarFlags, removeSugars } from '../sugars/sugars.ts';
-import { searchFingerprints } from '../../structure-search/fingerprints.ts';
+import { searchFingerprints } from './fingerprints.ts';
 
 /**
  * The aglycone as COCONUT and LOTUS store it (`sugar_free_smiles`): every circular and linear

@@ -4,14 +4,22 @@
  * none of the catalog's own modules: the row feed of the structure-search index and what a
  * derivation writes. The catalog's store and its types stay with the catalog.
  */
-import type { StoredFingerprints } from '../../structure-search/fingerprints.ts';
-import type { RowInput } from '../../structure-search/rows.ts';
+import type { StoredFingerprints } from './fingerprints.ts';
 
-export type { RowInput } from '../../structure-search/rows.ts';
+/**
+ * A catalog molecule as the structure-search index takes it in: its id, its canonical SMILES and
+ * its stored `fingerprints` field as read (any value: the index checks it and computes the
+ * fingerprints when it is missing, malformed or outdated; shared/structure-search/rows.ts).
+ */
+export interface RowInput {
+  id: number;
+  smiles: string;
+  fingerprints?: unknown;
+}
 
 /**
  * Where the catalog's molecule writes go to keep the structure-search index in step
- * (api/catalog/structure/feed.ts): the api's own index in the inline mode
+ * (api/catalog/search/structure/feed.ts): the api's own index in the inline mode
  * (shared/structure-search/service.ts), Redis in the distributed mode (shared/structure-search/redis-feed.ts).
  */
 export interface SearchFeed {
@@ -74,6 +82,6 @@ export interface DerivedMolecule {
   murcko_framework: string | null;
   /** Stored as given. */
   properties: DerivedProperties;
-  /** Structure-search fingerprints (shared/structure-search/fingerprints.ts), stored with the molecule. */
+  /** Structure-search fingerprints (fingerprints.ts), stored with the molecule. */
   fingerprints?: StoredFingerprints;
 }

@@ -2,8 +2,10 @@
  * Molecular formula in Hill order as RDKit's CalcMolFormula writes it: C then H, then the
  * other elements alphabetically (H still comes first when there is no carbon, unlike strict
  * Hill), isotopes folded into their element, net charge appended (`+`, `-2` ...).
+ *
+ * A leaf of the chemistry core: it imports nothing, so the modules that need only the element
+ * table (`elementSymbol`: the Morgan environments, SMARTS, HOSE codes ...) import it freely.
  */
-import type { MorganGraph } from './morgan-env.ts';
 
 const SYMBOLS = (
   '* H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr ' +
@@ -16,7 +18,17 @@ export function elementSymbol(z: number): string {
   return SYMBOLS[z] ?? '*';
 }
 
-export function molecularFormula(graph: MorganGraph): string {
+/**
+ * What the formula reads of an atom: its atomic number, its hydrogens (implicit, explicit and
+ * hydrogen neighbours) and its formal charge. The atoms of a MorganGraph (morgan-env.ts) are such.
+ */
+export interface FormulaAtom {
+  z: number;
+  hs: number;
+  charge: number;
+}
+
+export function molecularFormula(graph: { atoms: readonly FormulaAtom[] }): string {
   const counts = new Map<string, number>();
   const bump = (el: string, n: number) => counts.set(el, (counts.get(el) ?? 0) + n);
   let charge = 0;

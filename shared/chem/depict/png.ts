@@ -7,14 +7,14 @@
  * The module is compiled and instantiated once per thread, on the thread's first PNG. Its WASM
  * memory grows to the largest image rendered and never shrinks (measured: 4 MB after a 512 px
  * square, 12.5 MB after 1024 px, 46 MB after 2048 px, 181 MB after 4096 px), so a PNG is at most
- * MAX_PNG_SIDE pixels each way (shared/ops/png.ts): that bounds what one request can leave
+ * MAX_PNG_SIDE pixels each way (shared/png-limits.ts): that bounds what one request can leave
  * behind in a thread.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import { AppError } from '../../errors.ts';
-import { MAX_PNG_SIDE } from '../../ops/png.ts';
+import { MAX_PNG_SIDE } from '../../png-limits.ts';
 
 let ready: Promise<void> | undefined;
 

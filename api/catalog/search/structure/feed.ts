@@ -7,7 +7,7 @@
  * fingerprints get them (the backfill), then the index is built from the store.
  */
 import type { JobRunner } from '../../../../shared/jobs/types.ts';
-import { FP_VERSION } from '../../../../shared/structure-search/fingerprints.ts';
+import { FP_VERSION } from '../../../../shared/chem/catalog/fingerprints.ts';
 import type { RowInput, SearchFeed } from '../../../../shared/chem/catalog/ports.ts';
 import type { CatalogStore, CollectionName, Doc } from '../../store/types.ts';
 

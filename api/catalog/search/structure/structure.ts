@@ -21,7 +21,7 @@ export interface StructureQuery {
   threshold?: number;
 }
 
-/** What the chemistry side answers for `catalog_search` (shared/structure-search/service.ts). */
+/** What the chemistry side answers for `catalog_search` (`SearchAnswer`, shared/structure-search/contract.ts). */
 interface ScanAnswer {
   ids: number[];
   scores?: number[];

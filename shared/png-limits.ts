@@ -1,6 +1,8 @@
 /**
- * Limits of PNG pictures, read by the registry (argument validation, a 422) and by the threads
- * that render them (shared/chem/depict/png.ts). No chemistry here: the registry imports it.
+ * Limits of PNG pictures, read by the registry (argument validation, a 422: shared/ops/convert.ts)
+ * and by the threads that render them (shared/chem/depict/png.ts). A base module beside
+ * structure-limits.ts: it imports nothing, so both the registry (which imports no chemistry) and
+ * the chemistry (which imports nothing of the registry) can use it.
  */
 
 /**

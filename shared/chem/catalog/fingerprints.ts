@@ -10,8 +10,12 @@
  *
  * Stored compactly: the pattern fingerprint as 256 bytes, the Morgan fingerprint as its sorted
  * on-bit positions (16 bits each; natural products set 30-90 of 2048), both base64.
+ *
+ * Chemistry the catalog's derivation (derive.ts) computes and the structure-search engine
+ * (shared/structure-search/) reads and screens with; it lives here so that the engine imports
+ * the chemistry, never the other way.
  */
-import type { Mol } from '../chem/core/rdkit.ts';
+import type { Mol } from '../core/rdkit.ts';
 
 export const FP_BITS = 2048;
 export const FP_WORDS = FP_BITS / 32;
