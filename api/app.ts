@@ -70,6 +70,7 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
     bodyLimit: Math.max(config.BODY_LIMIT, uploadBodyLimit),
     structure: services.structure, // the search_catalog tool
     exports: exportOptions(config, runner), // export_molecules
+    imports: services.imports, // import_molecules, import_status
   });
   await app.register(catalogPlugin, {
     store,
@@ -79,6 +80,7 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
     exports: exportOptions(config, runner),
     dumps: dumpSettings(config, runner, services.redis('commands', 'dumps')), // distributed mode: dump job records in Redis
     lookup: lookupOptions(config, runner),
+    imports: services.imports,
   });
   await app.register(admin, { config, redis: services.redis('commands', 'admin') }); // Bull Board at /admin/queues (distributed mode)
   return app;

@@ -155,6 +155,40 @@ function catalogPaths() {
   paths['/api/exports/{id}/download'] = {
     get: { operationId: 'catalog_export_download', tags: exportTags, security, summary: 'The file of a finished export job (its owner or an admin)', parameters: idParam, responses: { '200': { description: 'The export file' }, '409': { description: 'Not finished, or failed' }, '403': { description: "Another user's export" }, '404': { description: 'Unknown or expired export' } } },
   };
+  // Imports (docs/catalog.md#imports), admins only.
+  const importTags = ['catalog: imports'];
+  const importView = '`{id, status: queued|running|succeeded|failed|cancelled, filename, source, size, molecule_status, progress: {rows, bytes, total_bytes, fraction, rows_per_s, eta_s}, runs, created_at, started_at?, finished_at?, summary: {rows, created, updated, rejected: [{row, reason}], rejected_count, warnings, warnings_count}, error?, status_url}`';
+  const notAdmin = { '401': { description: 'No token' }, '403': { description: 'Not an admin' } };
+  paths['/api/imports'] = {
+    post: {
+      operationId: 'catalog_import',
+      tags: importTags,
+      security,
+      summary: 'Import a TSV, CSV or SDF file (optionally .gz) into the catalog as a job',
+      requestBody: {
+        required: true,
+        description: 'An upload (multipart field `file`, optional field `status`), or `{"path": "<file under IMPORT_DIR>", "status": "DRAFT"|"INREVIEW"|"APPROVED"}`',
+        content: {
+          'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, status: { type: 'string', enum: ['DRAFT', 'INREVIEW', 'APPROVED'] } }, required: ['file'] } },
+          'application/json': { schema: { type: 'object', properties: { path: { type: 'string' }, status: { type: 'string', enum: ['DRAFT', 'INREVIEW', 'APPROVED'] } }, required: ['path'], additionalProperties: false } },
+        },
+      },
+      responses: {
+        '202': { description: `The job, started: ${importView}; \`Location\` is its status URL` },
+        ...notAdmin,
+        '403': { description: 'Not an admin, a path outside IMPORT_DIR, or imports by path off (IMPORT_DIR unset)' },
+        '404': { description: 'No such file under IMPORT_DIR' },
+        '409': { description: 'The same file (bytes, or path, size and time) is being imported: the answer names that job' },
+        '413': { description: 'An upload over IMPORT_UPLOAD_LIMIT' },
+        '422': { description: 'A file type no reader takes, an empty upload, unknown fields or status' },
+      },
+    },
+    get: { operationId: 'catalog_imports', tags: importTags, security, summary: 'Every import job, newest first', responses: { '200': { description: `\`{"data": [...]}\`, each ${importView}` }, ...notAdmin } },
+  };
+  paths['/api/imports/{id}'] = {
+    get: { operationId: 'catalog_import_status', tags: importTags, security, summary: 'Status, progress and summary of an import job', parameters: idParam, responses: { '200': { description: importView }, ...notAdmin, '404': { description: 'Unknown import' } } },
+    delete: { operationId: 'catalog_import_cancel', tags: importTags, security, summary: 'Cancel an import between rows (what it wrote stays)', parameters: idParam, responses: { '200': { description: `The job after it stopped: ${importView}` }, ...notAdmin, '404': { description: 'Unknown import' }, '409': { description: 'The import has ended' } } },
+  };
   return paths;
 }
 

@@ -7,12 +7,14 @@
  * demo import and the OPSIN JVM. Entries (api/server.ts, api/mcp/stdio.ts) pass their logger.
  */
 import type { Redis } from 'ioredis';
+import { join } from 'node:path';
 import { threadConfig, type Config } from '../shared/config.ts';
 import { openStore } from './catalog/store/open.ts';
 import { createStructureSearch, observeMassWrites, type StructureSearch, type StructureSearchModule } from './catalog/search/index.ts';
 import type { CatalogStore } from './catalog/store/types.ts';
 import type { DeriveInput, DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import type { SeedHandle } from './catalog/import/demo.ts';
+import { ImportJobs } from './catalog/import/jobs.ts';
 import { createBullRunner } from '../shared/jobs/bullmq.ts';
 import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
@@ -39,6 +41,8 @@ export interface Services {
   redis(profile: RedisProfile, name: string): Redis | undefined;
   /** Structure derivation of catalog molecules, as a job on the runner (worker task `derive_molecule`). */
   derive: (input: DeriveInput) => Promise<DerivedMolecule>;
+  /** Catalog imports as jobs (`POST /api/imports`, the MCP tool, api/catalog/import/jobs.ts). */
+  imports: ImportJobs;
   /** The background demo import, when the server started one. */
   seed?: SeedHandle;
   /** Catalog structure search (exact, substructure, similarity). */
@@ -121,6 +125,18 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
     if (publisherRedis) await connectSoft(publisherRedis);
     const structure = createStructureSearch({ runner, store: raw, pool, redis: publisherRedis, prefix: config.QUEUE_PREFIX, log });
     resources.add('structure search', structure, (s) => s.close());
+    const derive = (input: DeriveInput) => runner.runTask('derive_molecule', 'derive_molecule', input);
+    const imports = new ImportJobs({
+      dir: join(config.DATA_DIR, 'imports'),
+      store: structure.store,
+      derive,
+      deriveMany: (structures) => runner.runTask('derive_molecules', 'derive_molecules', { structures }),
+      chunk: config.IMPORT_CHUNK,
+      allowedDir: config.IMPORT_DIR,
+      uploadLimit: config.IMPORT_UPLOAD_LIMIT,
+      log,
+      sweep: true,
+    });
     const services: Services = {
       config,
       log,
@@ -132,7 +148,8 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       redis,
       structure: structure.search,
       searchIndex: structure,
-      derive: (input) => runner.runTask('derive_molecule', 'derive_molecule', input),
+      derive,
+      imports,
       health: () => ({
         ...(services.seed ? { demo_import: services.seed.status() } : {}),
         structure_search: structure.status(),
@@ -144,7 +161,9 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
         return resources.closeAll();
       },
     };
-    // Built last, closed first: the demo import stops before the store and the runner go.
+    // Built last, closed first: imports stop before the store and the runner go (a running
+    // import is left to resume at the next start).
+    resources.onClose('imports', () => imports.close());
     resources.onClose('demo import', () => services.seed?.stop());
     return services;
   } catch (e) {

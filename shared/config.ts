@@ -90,6 +90,15 @@ const schema = z.object({
    * (202 + status URL); smaller ones answer at once.
    */
   LOOKUP_SYNC_MAX: intVar(10_000, 0),
+  /**
+   * The folder on the server whose files `POST /api/imports` may import by path (`{"path": ...}`,
+   * relative to it or absolute under it); unset: imports by path are refused, uploads only.
+   */
+  IMPORT_DIR: z.string().trim().min(1).optional().transform((p) => (p ? resolve(p) : undefined)),
+  /** Bytes of one uploaded import file (`POST /api/imports`); a larger file goes under IMPORT_DIR. */
+  IMPORT_UPLOAD_LIMIT: intVar(2 * 1024 * 1_048_576, 1024),
+  /** Structures derived per task by a catalog import (the task `derive_molecules`). */
+  IMPORT_CHUNK: intVar(32, 1),
   /** Bytes accepted in a JSON or text request body. */
   BODY_LIMIT: intVar(1_048_576, 1024),
   /** Bytes accepted in one uploaded file. */

@@ -24,6 +24,8 @@ import { exportRoutes, type ExportOptions } from './export/routes.ts';
 import { dumpRoutes, type DumpSettings } from './dumps/routes.ts';
 import { lookupPlugin, type LookupSettings } from './lookup/routes.ts';
 import { recordAudits } from './audit/routes.ts';
+import type { ImportJobs } from './import/jobs.ts';
+import { importRoutes } from './import/routes.ts';
 
 export interface CatalogPluginOptions {
   store: CatalogStore;
@@ -44,6 +46,8 @@ export interface CatalogPluginOptions {
   lookup?: LookupSettings;
   /** Dated full dumps (`/api/dumps`); absent: not offered. */
   dumps?: DumpSettings;
+  /** Imports as jobs (`/api/imports`, admins); absent: not offered. */
+  imports?: ImportJobs;
 }
 
 export const REGISTRATION_OFF = 'Self-registration is disabled on this server: ask its administrator for an account.';
@@ -118,6 +122,7 @@ export default async function catalogPlugin(app: FastifyInstance, opts: CatalogP
   if (opts.exports) exportRoutes(app, { store, structure: opts.structure, background, exports: opts.exports });
   if (opts.dumps) dumpRoutes(app, { store, background, dumps: opts.dumps });
   if (opts.lookup) await app.register(lookupPlugin, { store, background, lookup: opts.lookup });
+  if (opts.imports) importRoutes(app, opts.imports);
 
   for (const name of ROUTED) {
     const r = RESOURCES[name];

@@ -18,6 +18,8 @@ import { getMoleculeTool, listMoleculesTool } from './molecule-tools.ts';
 import { searchCoconutTool } from './coconut-tool.ts';
 import { exportMoleculesTool, exportStatusTool, type McpExports } from './export-tool.ts';
 import { submitReportTool } from './report-tool.ts';
+import { importMoleculesTool, importStatusTool } from './import-tool.ts';
+import type { ImportJobs } from '../catalog/import/jobs.ts';
 import type { CatalogUser } from '../catalog/schema/types.ts';
 import type { Progress } from './progress.ts';
 import { withCatalogOutput } from './structured.ts';
@@ -34,6 +36,8 @@ export interface CatalogToolDeps {
   user?(): Promise<CatalogUser | undefined>;
   /** The export jobs of export_molecules (absent: exports are not offered, 404). */
   exports?: McpExports;
+  /** The import jobs of import_molecules and import_status (absent: imports are not offered, 404). */
+  imports?: ImportJobs;
   /** The call's progress notifications (a no-op unless the client sent a progressToken). */
   progress?: Progress;
 }
@@ -50,6 +54,8 @@ export const CATALOG_TOOLS: readonly CatalogTool[] = [
   searchCoconutTool,
   exportMoleculesTool,
   exportStatusTool,
+  importMoleculesTool,
+  importStatusTool,
   submitReportTool,
 ].map(withCatalogOutput);
 

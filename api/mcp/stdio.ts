@@ -31,6 +31,7 @@ const server = createMcpServer({
   structure: services.structure,
   user: () => authenticate(services.store, token ? `Bearer ${token}` : undefined),
   exportJobs,
+  imports: services.imports,
 });
 const transport = new StdioServerTransport();
 transport.onclose = () => void exportJobs.close().then(() => services.close()).then(() => process.exit(0));

@@ -41,7 +41,7 @@ export function toolsTable(): string {
     rows.push(`| \`${op.name}\` | ${cell(tool.title ?? '')} | ${hints(tool.annotations, openWorld)} | ${output} | ${op.mode === 'long' ? 'job, with progress' : 'direct'} |`);
   }
   for (const { tool } of CATALOG_TOOLS) {
-    const progress = ['lookup_molecules', 'export_molecules'].includes(tool.name) ? 'with progress' : 'direct';
+    const progress = ['lookup_molecules', 'export_molecules', 'import_molecules'].includes(tool.name) ? 'with progress' : 'direct';
     rows.push(`| \`${tool.name}\` | ${cell(tool.title ?? '')} | ${hints(tool.annotations, tool.annotations?.openWorldHint ? 'open-world' : 'closed-world')} | the REST object | ${progress} |`);
   }
   return ['| Tool | Title | Annotations | structuredContent | Runs |', '|---|---|---|---|---|', ...rows].join('\n');

@@ -29,6 +29,7 @@ import type { StructureSearch } from '../catalog/search/index.ts';
 import { CATALOG_TOOLS, CATALOG_TOOLS_BY_NAME, type CatalogToolDeps } from './catalog-tools.ts';
 import type { CatalogUser } from '../catalog/schema/types.ts';
 import type { McpExports } from './export-tool.ts';
+import type { ImportJobs } from '../catalog/import/jobs.ts';
 import { registerCatalogResources } from './resources.ts';
 import { registerPrompts } from './prompts.ts';
 import { jsonResult, registryOutputSchema } from './structured.ts';
@@ -44,6 +45,8 @@ export interface McpOptions {
   user?: () => Promise<CatalogUser | undefined>;
   /** The export jobs of export_molecules and export_status (export-tool.ts); absent: not offered. */
   exportJobs?: McpExports;
+  /** The import jobs of import_molecules and import_status (import-tool.ts); absent: not offered. */
+  imports?: ImportJobs;
 }
 
 /**
@@ -97,7 +100,7 @@ export function errorText(tool: string, e: unknown): string {
 export function createMcpServer(opts: McpOptions): Server {
   // With the catalog: its records as resources (resources.ts) and the researchers' prompts (prompts.ts).
   const server = new Server({ name: 'natprod', version: opts.version }, { capabilities: { tools: {}, ...(opts.structure ? { resources: {}, prompts: {} } : {}) } });
-  const deps = (): CatalogToolDeps => ({ context: opts.context(), structure: opts.structure!, user: opts.user ?? (async () => undefined), exports: opts.exportJobs });
+  const deps = (): CatalogToolDeps => ({ context: opts.context(), structure: opts.structure!, user: opts.user ?? (async () => undefined), exports: opts.exportJobs, imports: opts.imports });
   if (opts.structure) {
     registerCatalogResources(server, deps);
     registerPrompts(server);

@@ -4,12 +4,12 @@
  * The api never loads RDKit, so it enqueues these and uses what comes back.
  */
 import { z } from 'zod';
-import type { DeriveInput } from '../chem/catalog/ports.ts';
+import type { DeriveInput, DerivedMolecule } from '../chem/catalog/ports.ts';
 import { deriveMolecule } from '../chem/catalog/derive.ts';
 import { inchikey, molblock2D } from '../chem/convert/convert.ts';
 import { indexRows } from '../structure-search/rows.ts';
 import { searchFingerprints, type StoredFingerprints } from '../chem/catalog/fingerprints.ts';
-import { withMol, type Mol } from '../chem/core/rdkit.ts';
+import { rdkitFault, withMol, type Mol } from '../chem/core/rdkit.ts';
 import { readQuery, scanSimilarity, scanSubstructure } from '../structure-search/scan.ts';
 import { AppError } from '../errors.ts';
 import { internalTask, internalTasks } from './task-args.ts';
@@ -40,6 +40,26 @@ const substructureScan = z.object({ ...range, use_chirality: z.boolean(), limit:
 export const catalogTasks = internalTasks({
   /** Identifiers, properties and framework of a created or updated molecule (api/services.ts `derive`). */
   derive_molecule: internalTask(z.object({ structure: structure.min(1) }), (a, ctx) => deriveMolecule(ctx.rdkit, a satisfies DeriveInput)),
+
+  /**
+   * Derivations of a chunk of structures (catalog imports, api/catalog/import/): one per
+   * structure, in order, each a DerivedMolecule or `{error}` naming why the structure cannot be
+   * read, so one bad row does not fail its chunk. A WebAssembly fault fails the whole chunk (the
+   * thread's RDKit cannot be trusted after it): the importer then derives that chunk's structures
+   * one task each, so only the structure that faults is rejected.
+   */
+  derive_molecules: internalTask(z.object({ structures: z.array(structure).max(1000) }), (a, ctx): (DerivedMolecule | { error: string })[] =>
+    a.structures.map((s) => {
+      try {
+        if (!s.trim()) throw new AppError(422, 'The structure is empty', 'invalid_input');
+        return deriveMolecule(ctx.rdkit, { structure: s });
+      } catch (e) {
+        const app = AppError.from(e);
+        if (!app?.isClientError || rdkitFault()) throw e;
+        return { error: typeof app.detail === 'string' ? app.detail : JSON.stringify(app.detail) };
+      }
+    }),
+  ),
 
   /** Index rows of catalog molecules (only called by the search index of this process). */
   catalog_index_rows: internalTask(

@@ -52,8 +52,8 @@ t.test('the classification submission is open-world when CHEMCLASS_URL is set', 
   t.same(openWorld, [...OPEN_WORLD, 'generate_chemclass_classifications'].sort());
 });
 
-t.test('every catalog tool has a title and annotations; only export_molecules and submit_report write', async (t) => {
-  const writers = ['export_molecules', 'submit_report'];
+t.test('every catalog tool has a title and annotations; only export_molecules, import_molecules and submit_report write', async (t) => {
+  const writers = ['export_molecules', 'import_molecules', 'submit_report'];
   for (const { tool } of CATALOG_TOOLS) {
     t.ok(tool.title, `${tool.name}: titled`);
     t.equal(tool.annotations?.title, tool.title, `${tool.name}: the title in the annotations too`);
@@ -62,5 +62,5 @@ t.test('every catalog tool has a title and annotations; only export_molecules an
     t.equal(tool.annotations?.openWorldHint, false, `${tool.name}: the catalog is on this machine`);
     t.match(tool.outputSchema, { type: 'object' }, `${tool.name}: an outputSchema`);
   }
-  t.same(CATALOG_TOOLS.map((x) => x.tool.name).filter((n) => writers.includes(n)).sort(), writers, 'both writers are catalog tools');
+  t.same(CATALOG_TOOLS.map((x) => x.tool.name).filter((n) => writers.includes(n)).sort(), writers, 'the writers are catalog tools');
 });

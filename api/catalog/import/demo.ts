@@ -137,8 +137,8 @@ export async function seedDemoIfEmpty(store: CatalogStore, opts: { derive: Deriv
           before += s.rows;
           status.filesDone++;
           for (const k of Object.keys(status.created) as (keyof SeedStatus['created'])[]) status.created[k] += s.created[k];
-          status.rejected += s.rejected.length;
-          opts.log.info(`demo import: ${path.split('/').at(-1)}: ${s.rows} rows, created ${JSON.stringify(s.created)}, ${s.rejected.length} rejected`);
+          status.rejected += s.rejected_count;
+          opts.log.info(`demo import: ${path.split('/').at(-1)}: ${s.rows} rows, created ${JSON.stringify(s.created)}, ${s.rejected_count} rejected`);
         },
       });
       await store.exclusive(async () => {

@@ -2,6 +2,11 @@
  * Bounded memo of derivations for one import. LOTUS files repeat a structure once per
  * organism/reference, and rows are derived ahead of the one being written, so the memo keeps the
  * promise: a structure that is already being derived is not sent to a worker a second time.
+ *
+ * With `many` (the task `derive_molecules`), structures travel in chunks: one task derives
+ * `chunk` of them on a chemistry thread, so an import pays one job per chunk instead of one per
+ * row, and the runner spreads the chunks over its threads (or the worker processes). A chunk is
+ * sent when it is full, or earlier when the importer needs one of its structures (`flush`).
  */
 import { AppError } from '../../../shared/errors.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
@@ -10,26 +15,72 @@ import type { Derive } from '../mutate/derived.ts';
 /** A derivation, or the client error (unparsable structure) that rejects the row. */
 export type Derived = DerivedMolecule | AppError;
 
+/** Derives a chunk: one answer per structure, in order, `{error}` for one that cannot be read. */
+export type DeriveMany = (structures: string[]) => Promise<(DerivedMolecule | { error: string })[]>;
+
+interface Waiting {
+  structure: string;
+  settle: (d: Derived) => void;
+  fail: (err: unknown) => void;
+}
+
 export class DeriveCache {
   private readonly map = new Map<string, Promise<Derived>>();
+  private waiting: Waiting[] = [];
 
   constructor(
     private readonly derive: Derive,
-    private readonly max = 5000,
+    private readonly opts: { many?: DeriveMany; chunk?: number; max?: number } = {},
   ) {}
 
   get(structure: string): Promise<Derived> {
     const hit = this.map.get(structure);
     if (hit) return hit;
-    const value = this.run(structure);
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+    const value = this.opts.many ? this.queue(structure) : this.one(structure);
+    if (this.map.size >= (this.opts.max ?? 5000)) this.map.delete(this.map.keys().next().value!);
     this.map.set(structure, value);
     // Nobody may await a prefetched entry before a later failure ends the import.
     value.catch(() => undefined);
     return value;
   }
 
-  private async run(structure: string): Promise<Derived> {
+  /** Sends the structures still waiting for a full chunk (the importer needs one of them now). */
+  flush(): void {
+    if (!this.waiting.length) return;
+    const chunk = this.waiting;
+    this.waiting = [];
+    void this.chunk(chunk);
+  }
+
+  private queue(structure: string): Promise<Derived> {
+    const p = new Promise<Derived>((settle, fail) => this.waiting.push({ structure, settle, fail }));
+    if (this.waiting.length >= (this.opts.chunk ?? 32)) this.flush();
+    return p;
+  }
+
+  private async chunk(chunk: Waiting[]): Promise<void> {
+    let answers: Awaited<ReturnType<DeriveMany>>;
+    try {
+      answers = await this.opts.many!(chunk.map((w) => w.structure));
+    } catch (err) {
+      const app = AppError.from(err);
+      if (!app?.isClientError) {
+        for (const w of chunk) w.fail(err);
+        return;
+      }
+      // The chunk as a whole was refused (a structure faulted RDKit's WebAssembly): one task per
+      // structure finds the one at fault, and the others still load.
+      for (const w of chunk) this.one(w.structure).then(w.settle, w.fail);
+      return;
+    }
+    chunk.forEach((w, i) => {
+      const a = answers[i];
+      if (!a) w.fail(new Error(`derive_molecules answered ${answers.length} derivations for ${chunk.length} structures`));
+      else w.settle('error' in a ? new AppError(422, a.error, 'invalid_input') : a);
+    });
+  }
+
+  private async one(structure: string): Promise<Derived> {
     try {
       return await this.derive({ structure });
     } catch (err) {
