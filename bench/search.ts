@@ -23,6 +23,7 @@ import { SearchService } from '../shared/structure-search/service.ts';
 import { loadConfig, threadConfig } from '../shared/config.ts';
 import { hasBenchCatalog, importBenchCatalog } from './data/search-catalog.ts';
 import { coconutBench } from './search-coconut.ts';
+import { CORES, CORE_COUNT, exactQueries, similarityQueries } from './data/search-queries.ts';
 
 const THREADS = Number(process.env.THREADS ?? 2);
 const REPEAT = Number(process.env.REPEAT ?? 5);
@@ -83,37 +84,21 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 const report = (label: string, xs: number[], extra = '') =>
   console.log(`${label.padEnd(34)} n=${String(xs.length).padStart(4)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms  max ${Math.max(...xs).toFixed(1).padStart(7)} ms ${extra}`);
 
-const CORES: [string, string, 'smiles' | 'smarts'][] = [
-  ['indole', 'c1ccc2[nH]ccc2c1', 'smiles'],
-  ['steroid nucleus', '[#6]1~[#6]~[#6]~[#6]2~[#6](~[#6]~1)~[#6]~[#6]~[#6]1~[#6]~2~[#6]~[#6]~[#6]2~[#6]~[#6]~[#6]~[#6]~1~2', 'smarts'],
-  ['flavone', 'O=c1cc(-c2ccccc2)oc2ccccc12', 'smiles'],
-  ['coumarin', 'O=c1ccc2ccccc2o1', 'smiles'],
-  ['beta-lactam', 'O=C1CCN1', 'smiles'],
-  ['glucopyranose', 'OCC1OC(O)C(O)C(O)C1O', 'smiles'],
-  ['isoprene unit', 'C=CC(C)=C', 'smiles'],
-  ['purine', 'c1ncc2nc[nH]c2n1', 'smiles'],
-  ['quinoline', 'c1ccc2ncccc2c1', 'smiles'],
-  ['tropane', 'C1CC2CCC(C1)N2', 'smiles'],
-  ['recursive SMARTS', '[$([OX2H][CX4]);!$(O[CX4][CX4]O)]', 'smarts'],
-  ['chiral L-amino acid', 'N[C@@H](C)C(=O)O', 'smiles'],
-];
-
-const CORE_COUNT = 10;
 if (process.env.STRUCTURE !== '0') {
   // Exact: 200 molecules of the set, by SMILES.
-  const step = Math.floor(lines.length / 200);
+  const smiles = lines.map((l) => l[0]);
   const exactTimes: number[] = [];
-  for (let i = 0; i < 200; i++) exactTimes.push(await time(() => search.page({ type: 'exact', query: lines[i * step][0] }, 0, 20)));
+  for (const query of exactQueries(smiles)) exactTimes.push(await time(() => search.page({ type: 'exact', query }, 0, 20)));
   console.log('');
   report('exact (SMILES → InChIKey → store)', exactTimes);
 
   // Similarity: 50 molecules of the set, top 50 at 0.7.
   const simTimes: number[] = [];
-  for (let i = 0; i < 50; i++) simTimes.push(await time(() => search.page({ type: 'similarity', query: lines[i * step * 4 + 7][0], threshold: 0.7 }, 0, 50)));
+  for (const query of similarityQueries(smiles)) simTimes.push(await time(() => search.page({ type: 'similarity', query, threshold: 0.7 }, 0, 50)));
   report('similarity (top 50, threshold 0.7)', simTimes);
 
-  // The issue's core queries are the first ten; the recursive SMARTS (no fingerprint bits to
-  // screen with: nearly every molecule is a candidate) and the chiral query are reported apart.
+  // The issue's core queries are the first ten (CORE_COUNT); the recursive SMARTS and the chiral
+  // query are reported apart.
   const firstAll: number[] = [];
   const countAll: number[] = [];
   const firstCore: number[] = [];

@@ -5,6 +5,7 @@
  * an identifier, a status, links to organisms, citations and collections, and class labels.
  *
  *   node --import tsx bench/data/search-catalog.ts        # builds bench/data/search-store once
+ *   node --import tsx bench/data/search-catalog.ts bench/data/search-5k.smi   # → bench/data/search-store-5k
  *
  * What is real and what is drawn (seeded, so every build is the same):
  * - structures, names of the set; the LOTUS molecules (`lotus:<file>:<line>`) get their LOTUS
@@ -21,7 +22,7 @@
  * Deriving 100,000 molecules takes about 25 minutes on 2 busy threads (13 ms each).
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FILES } from '../../api/catalog/import/demo.ts';
@@ -185,24 +186,70 @@ export async function hasBenchCatalog(store: CatalogStore): Promise<boolean> {
   return !!one[0]?.identifier;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** The default set and its store. */
+export const DEFAULT_SET = fileURLToPath(new URL('./search-100k.smi', import.meta.url));
+export const DEFAULT_STORE = fileURLToPath(new URL('./search-store', import.meta.url));
+
+/**
+ * The store directory of a set: `search-store` for the default `search-100k.smi`, else
+ * `search-store-<stem>` next to it (`search-5k.smi` → `bench/data/search-store-5k`), git-ignored.
+ */
+export function storeDirFor(set: string): string {
+  if (resolve(set) === DEFAULT_SET) return DEFAULT_STORE;
+  const stem = basename(set).replace(/\.smi$/, '').replace(/^search-/, '');
+  return fileURLToPath(new URL(`./search-store-${stem}`, import.meta.url));
+}
+
+/** Reads a set file (`SMILES<TAB>name` a line). */
+export function readBenchSet(set: string): BenchLine[] {
+  return readFileSync(set, 'utf8').trim().split('\n').map((l) => l.split('\t')).map(([smiles, name]) => ({ smiles, name }));
+}
+
+/**
+ * Builds the catalog of `set` in `dir` unless it holds one already (then checks it holds as many
+ * molecules as the set has lines). Returns the molecule count and the build time (0 when kept).
+ */
+export async function ensureBenchCatalog(set: string, dir: string, threads: number, log: (line: string) => void = console.log): Promise<{ molecules: number; buildMs: number }> {
   const { EmbeddedStore } = await import('../../api/catalog/store/embedded.ts');
-  const { createInlineRunner } = await import('../../shared/jobs/inline.ts');
-  const { createPool } = await import('../../shared/threads/pool.ts');
-  const { loadConfig, threadConfig } = await import('../../shared/config.ts');
-  const THREADS = Number(process.env.THREADS ?? 2);
-  const set = readFileSync(new URL('./search-100k.smi', import.meta.url), 'utf8').trim().split('\n').map((l) => l.split('\t')).map(([smiles, name]) => ({ smiles, name }));
-  const store = await EmbeddedStore.open(fileURLToPath(new URL('./search-store', import.meta.url)));
-  if ((await store.count('molecules', {})) > 0) {
-    console.log(`bench/data/search-store is not empty (${await hasBenchCatalog(store) ? 'already built' : 'an older bench store: delete it first'})`);
-  } else {
-    const pool = createPool(THREADS, threadConfig(loadConfig()));
+  const lines = readBenchSet(set);
+  const store = await EmbeddedStore.open(dir);
+  try {
+    const have = await store.count('molecules', {});
+    if (have > 0) {
+      if (!(await hasBenchCatalog(store))) throw new Error(`${dir} is an older bench store (no identifiers): delete it first`);
+      if (have !== lines.length) throw new Error(`${dir} holds ${have} molecules, ${set} has ${lines.length} lines: not the catalog of this set (delete it, or name another set)`);
+      return { molecules: have, buildMs: 0 };
+    }
+    const { createInlineRunner } = await import('../../shared/jobs/inline.ts');
+    const { createPool } = await import('../../shared/threads/pool.ts');
+    const { loadConfig, threadConfig } = await import('../../shared/config.ts');
+    const pool = createPool(threads, threadConfig(loadConfig()));
     const runner = createInlineRunner({ execute: (task, args, hooks) => pool.run(task, args, hooks), timeouts: { quickMs: 600_000, longMs: 600_000, waitMs: 600_000, resultTtlSeconds: 60 } });
+    log(`building the catalog of ${lines.length} molecules of ${set} in ${dir} (derived on ${threads} threads) ...`);
     const t0 = performance.now();
-    await importBenchCatalog(store, runner, set, THREADS * 2, (n) => n % 5000 === 0 && console.log(`  ${n} molecules (${((performance.now() - t0) / 1000).toFixed(0)} s)`));
-    console.log(`built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    await runner.close();
-    await pool.destroy();
+    try {
+      await importBenchCatalog(store, runner, lines, threads * 2, (n) => n % 5000 === 0 && log(`  ${n} molecules (${((performance.now() - t0) / 1000).toFixed(0)} s)`));
+    } finally {
+      await runner.close();
+      await pool.destroy();
+    }
+    const buildMs = performance.now() - t0;
+    log(`built in ${(buildMs / 1000).toFixed(0)} s`);
+    return { molecules: lines.length, buildMs };
+  } finally {
+    await store.close();
   }
-  await store.close();
+}
+
+//   node --import tsx bench/data/search-catalog.ts [SET.smi [STORE_DIR]]
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const set = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_SET;
+  const dir = process.argv[3] ? resolve(process.argv[3]) : storeDirFor(set);
+  await ensureBenchCatalog(set, dir, Number(process.env.THREADS ?? 2)).then(
+    ({ molecules, buildMs }) => buildMs === 0 && console.log(`${dir} already holds the catalog of ${set} (${molecules} molecules)`),
+    (e: Error) => {
+      console.error(e.message);
+      process.exitCode = 2;
+    },
+  );
 }
