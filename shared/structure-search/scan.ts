@@ -117,16 +117,47 @@ export interface SubstructureResult {
   candidates: number;
 }
 
-function matches(rdkit: RDKit, a: IndexArrays, row: number, query: Mol, params: string): boolean {
+/**
+ * Rows below this keep their molecule between tasks on each thread. Rebuilding a molecule from
+ * its pickle costs about five times the match itself (55-60 µs against 10-15 µs for a natural
+ * product in RDKit's WebAssembly), and the first page of a common query is found in the first
+ * rows (the index is in id order), so those stay built. A kept molecule holds about 13 KB of the
+ * thread's WebAssembly memory (8,192 of the benchmark set's took 108 MB), and a thread whose
+ * memory doubles is replaced (shared/threads/thread.ts): 512 rows, about 7 MB. Deeper rows are
+ * rebuilt for each match and freed at once.
+ */
+export const KEPT_ROWS = 512;
+/** By row: the molecule id and pickle it was built from (checked at each use), and the molecule. */
+const kept: ({ id: number; pickle: Uint8Array; mol: Mol } | undefined)[] = [];
+
+function samePickle(kept: Uint8Array, heap: Uint8Array, start: number): boolean {
+  for (let i = 0; i < kept.length; i++) if (kept[i] !== heap[start + i]) return false;
+  return true;
+}
+
+/** The molecule of a row: kept (the same id and pickle bytes), or rebuilt from its pickle. */
+function moleculeOf(rdkit: RDKit, a: IndexArrays, row: number): { mol: Mol | null; owned: boolean } {
   const start = a.pickleStart[row];
+  const len = a.pickleLen[row];
+  const id = a.ids[row];
+  const k = row < KEPT_ROWS ? kept[row] : undefined;
+  if (k && k.id === id && k.pickle.length === len && samePickle(k.pickle, a.pickleHeap, start)) return { mol: k.mol, owned: false };
   // Embind copies the bytes into the module's heap; it cannot read from a shared buffer.
-  const pkl = a.pickleHeap.slice(start, start + a.pickleLen[row]);
+  const pkl = a.pickleHeap.slice(start, start + len);
   const mol = rdkit.get_mol_from_uint8array(pkl);
+  if (!mol || row >= KEPT_ROWS) return { mol, owned: true };
+  k?.mol.delete();
+  kept[row] = { id, pickle: pkl, mol };
+  return { mol, owned: false };
+}
+
+function matches(rdkit: RDKit, a: IndexArrays, row: number, query: Mol, params: string): boolean {
+  const { mol, owned } = moleculeOf(rdkit, a, row);
   if (!mol) return false;
   try {
     return mol.get_substruct_match(query, params) !== '{}';
   } finally {
-    mol.delete();
+    if (owned) mol.delete();
   }
 }
 
