@@ -16,12 +16,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BackgroundWork } from '../actions/background.ts';
 import type { ExportFormat } from './format.ts';
+import { JobRecords } from '../job-records.ts';
 
 export type ExportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -74,7 +75,6 @@ const HEARTBEAT_MS = 5_000;
 /** ... and is taken for dead (its process stopped) after this long without a refresh. */
 export const STALE_MS = 60_000;
 /** Names this process's temporary files. */
-const TMP_TAG = `${process.pid}-${randomUUID().slice(0, 8)}`;
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface ExportJobsOptions {
@@ -101,6 +101,7 @@ export class ExportJobs {
     this.dir = opts.dir;
     this.ttlMs = opts.ttlSeconds * 1000;
     this.concurrency = opts.concurrency ?? 2;
+    this.records = new JobRecords(opts.dir);
   }
 
   /** Creates the directory, sweeps it, and starts the periodic sweep and heartbeat. */
@@ -131,23 +132,11 @@ export class ExportJobs {
     return join(this.dir, `${id}.${ext}`);
   }
 
-  /** Writes of a record, one after the other (each writes the record as it is then). */
-  private readonly saving = new Map<string, Promise<void>>();
+  /** The records, written atomically, one write at a time per record. */
+  private readonly records: JobRecords<ExportRecord>;
 
   private save(rec: ExportRecord): Promise<void> {
-    const write = async () => {
-      rec.heartbeat_at = new Date().toISOString();
-      // Unique per process also where every process has the same pid (each container's is 1) and
-      // shares this folder with the others.
-      const tmp = this.file(rec.id, `json.${TMP_TAG}.tmp`);
-      await writeFile(tmp, JSON.stringify(rec));
-      await rename(tmp, this.file(rec.id, 'json'));
-    };
-    const next = (this.saving.get(rec.id) ?? Promise.resolve()).then(write, write);
-    const tail = next.catch(() => {});
-    this.saving.set(rec.id, tail);
-    void tail.then(() => this.saving.get(rec.id) === tail && this.saving.delete(rec.id));
-    return next;
+    return this.records.save(rec);
   }
 
   private async remove(id: string, format?: string): Promise<void> {

@@ -7,13 +7,14 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpError } from '../schema/types.ts';
 import { formatOf } from './parse.ts';
+import { JobRecords } from '../job-records.ts';
 import { emptySummary, type ImportProgress, type ImportSummary } from './run.ts';
 
 export type ImportStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -53,7 +54,6 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A job not written for this long belongs to a process that stopped (another machine's, say). */
 export const STALE_MS = 60_000;
 export const HOST = hostname();
-const TMP_TAG = `${process.pid}-${randomUUID().slice(0, 8)}`;
 export const active = (s: ImportStatus) => s === 'queued' || s === 'running';
 
 /** Whether process `pid` of this machine runs (a killed process not yet reaped, a zombie, does not). */
@@ -127,9 +127,11 @@ export interface ServerFile {
 }
 
 export class JobFolder {
-  private readonly saving = new Map<string, Promise<void>>();
+  private readonly records: JobRecords<ImportRecord>;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.records = new JobRecords(dir);
+  }
 
   file(id: string, suffix: string) {
     return join(this.dir, `${id}.${suffix}`);
@@ -137,17 +139,7 @@ export class JobFolder {
 
   /** Writes the record (atomically; one write at a time per record, each of the record as it is then). */
   save(rec: ImportRecord): Promise<void> {
-    const write = async () => {
-      rec.heartbeat_at = new Date().toISOString();
-      const tmp = this.file(rec.id, `json.${TMP_TAG}.tmp`);
-      await writeFile(tmp, JSON.stringify(rec));
-      await rename(tmp, this.file(rec.id, 'json'));
-    };
-    const next = (this.saving.get(rec.id) ?? Promise.resolve()).then(write, write);
-    const tail = next.catch(() => {});
-    this.saving.set(rec.id, tail);
-    void tail.then(() => this.saving.get(rec.id) === tail && this.saving.delete(rec.id));
-    return next;
+    return this.records.save(rec);
   }
 
   async read(id: string): Promise<ImportRecord | undefined> {
