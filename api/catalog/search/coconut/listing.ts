@@ -29,7 +29,8 @@ export function baseFilter(req: CoconutRequest): Filter[] {
   return out;
 }
 
-export const and = (parts: (Filter | null)[]): Filter => {
+/** Every filter given (nulls and empty ones left out), as one `$and` (or the only one as it is). */
+export const allOf = (parts: (Filter | null)[]): Filter => {
   const list = parts.filter((p): p is Filter => !!p && Object.keys(p).length > 0);
   return list.length === 1 ? list[0] : { $and: list };
 };
@@ -49,7 +50,7 @@ export function sortFor(req: CoconutRequest, order: 'annotation' | 'active'): So
 
 /** One page of the molecules matching `filter` (plus the base conditions), in COCONUT's order. */
 export async function listing(store: CatalogStore, req: CoconutRequest, filter: Filter | null, order: 'annotation' | 'active' = 'annotation'): Promise<Hits> {
-  const f = and([...baseFilter(req), filter]);
+  const f = allOf([...baseFilter(req), filter]);
   const [total, docs] = await Promise.all([
     store.count('molecules', f),
     store.find('molecules', f, { sort: sortFor(req, order), skip: startOf(req), limit: req.limit, fields: ['id'] }),

@@ -14,7 +14,7 @@
  */
 import type { CatalogStore } from '../../store/types.ts';
 import { Errors } from '../../schema/types.ts';
-import { and, baseFilter, listing, sortFor, startOf, type Hits } from './listing.ts';
+import { allOf, baseFilter, listing, sortFor, startOf, type Hits } from './listing.ts';
 import { checkTaxon, moleculesUnderTaxon } from '../../taxonomy/taxon.ts';
 import type { CoconutRequest } from '../request.ts';
 
@@ -46,7 +46,7 @@ export async function tagSearch(store: CatalogStore, req: CoconutRequest): Promi
       return listing(store, req, { citation_ids: { $in: await linkedIds(store, 'citations', req.query) } });
     case 'taxon':
       // as `listing` would with the taxon's filter, from the store's taxon index where it has one
-      return moleculesUnderTaxon(store, checkTaxon(req.query, 'query'), and(baseFilter(req)), { sort: sortFor(req, 'annotation'), skip: startOf(req), limit: req.limit });
+      return moleculesUnderTaxon(store, checkTaxon(req.query, 'query'), allOf(baseFilter(req)), { sort: sortFor(req, 'annotation'), skip: startOf(req), limit: req.limit });
     default: {
       const e = new Errors();
       e.add(
