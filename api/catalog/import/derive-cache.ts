@@ -7,6 +7,11 @@
  * `chunk` of them on a chemistry thread, so an import pays one job per chunk instead of one per
  * row, and the runner spreads the chunks over its threads (or the worker processes). A chunk is
  * sent when it is full, or earlier when the importer needs one of its structures (`flush`).
+ *
+ * A derivation the infrastructure fails (a 5xx: the job queue's Redis restarting, a worker or
+ * thread that died, a chunk over its time limit) is tried again, waiting 0.5 s, then twice as long
+ * each time up to 15 s, for `retryForMs` (default 5 minutes) before it ends the import: an import
+ * outlives a Redis restart or a worker's replacement. Bad input (a 4xx) is never retried.
  */
 import { AppError } from '../../../shared/errors.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
@@ -30,8 +35,35 @@ export class DeriveCache {
 
   constructor(
     private readonly derive: Derive,
-    private readonly opts: { many?: DeriveMany; chunk?: number; max?: number } = {},
+    private readonly opts: {
+      many?: DeriveMany;
+      chunk?: number;
+      max?: number;
+      retryForMs?: number;
+      signal?: AbortSignal;
+      /** Told of each retry (the job records it). */
+      onRetry?: (err: AppError, waitMs: number) => void;
+    } = {},
   ) {}
+
+  /** `fn`, tried again after an infrastructure fault (see above). */
+  private async retrying<T>(fn: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + (this.opts.retryForMs ?? 300_000);
+    for (let wait = 500; ; wait = Math.min(wait * 2, 15_000)) {
+      try {
+        return await fn();
+      } catch (err) {
+        const app = AppError.from(err);
+        if (!app || app.status < 500 || this.opts.signal?.aborted || Date.now() + wait > deadline) throw err;
+        this.opts.onRetry?.(app, wait);
+        await new Promise<void>((resolve) => {
+          const done = () => (clearTimeout(timer), resolve());
+          const timer = setTimeout(done, wait);
+          this.opts.signal?.addEventListener('abort', done, { once: true });
+        });
+      }
+    }
+  }
 
   get(structure: string): Promise<Derived> {
     const hit = this.map.get(structure);
@@ -61,7 +93,7 @@ export class DeriveCache {
   private async chunk(chunk: Waiting[]): Promise<void> {
     let answers: Awaited<ReturnType<DeriveMany>>;
     try {
-      answers = await this.opts.many!(chunk.map((w) => w.structure));
+      answers = await this.retrying(() => this.opts.many!(chunk.map((w) => w.structure)));
     } catch (err) {
       const app = AppError.from(err);
       if (!app?.isClientError) {
@@ -82,7 +114,7 @@ export class DeriveCache {
 
   private async one(structure: string): Promise<Derived> {
     try {
-      return await this.derive({ structure });
+      return await this.retrying(async () => this.derive({ structure }));
     } catch (err) {
       // Only a bad structure rejects the row; an infrastructure fault (worker gone) ends the import.
       const app = AppError.from(err);

@@ -53,7 +53,7 @@ export class Importer {
   private readonly cache: DeriveCache;
 
   constructor(private readonly store: CatalogStore, private readonly opts: ImportOptions) {
-    this.cache = new DeriveCache(opts.derive, { many: opts.deriveMany, chunk: opts.chunk });
+    this.cache = new DeriveCache(opts.derive, { many: opts.deriveMany, chunk: opts.chunk, retryForMs: opts.retryForMs, signal: opts.signal, onRetry: opts.onRetry });
     if (opts.resume) this.summary = structuredClone(opts.resume.summary);
   }
 

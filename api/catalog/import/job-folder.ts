@@ -48,6 +48,8 @@ export interface ImportRecord {
   checkpoint: { row: number; summary: ImportSummary } | null;
   summary?: ImportSummary;
   error?: string;
+  /** Why the job is waiting (a derivation the infrastructure failed, tried again), until rows move again. */
+  notice?: string;
 }
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -89,6 +91,7 @@ export function importView(rec: ImportRecord, statusUrl: string) {
     ...(rec.finished_at ? { finished_at: rec.finished_at } : {}),
     summary,
     ...(rec.error ? { error: rec.error } : {}),
+    ...(rec.notice ? { notice: rec.notice } : {}),
     status_url: statusUrl,
   };
 }

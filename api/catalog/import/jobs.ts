@@ -54,6 +54,8 @@ export interface ImportJobsOptions {
   chunk?: number;
   /** Resume other processes' stopped jobs (an api); the command line resumes only its own file. */
   sweep?: boolean;
+  /** How long a derivation the infrastructure fails is tried again (default 5 minutes). */
+  retryForMs?: number;
 }
 
 export interface SubmitOptions {
@@ -292,7 +294,14 @@ export class ImportJobs {
         user: rec.user_id === null ? undefined : { id: rec.user_id },
         signal,
         resume: rec.checkpoint ? { afterRow: rec.checkpoint.row, summary: rec.checkpoint.summary } : undefined,
+        retryForMs: this.opts.retryForMs,
+        onRetry: (err, waitMs) => {
+          rec.notice = `derivation failed (${err.status}: ${typeof err.detail === 'string' ? err.detail : JSON.stringify(err.detail)}); trying again in ${waitMs / 1000} s`;
+          this.opts.log.warn(`import ${rec.id}: ${rec.notice}`);
+          void this.folder.save(rec).catch(() => {});
+        },
         onProgress: (p) => {
+          delete rec.notice;
           rec.progress = progressOf(p, started, fromRow, fromBytes);
           for (const fn of this.listeners) fn(rec);
           if (Date.now() - lastSave > 1000) {

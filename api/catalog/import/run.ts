@@ -11,6 +11,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { tracking } from '../audit/audit.ts';
+import type { AppError } from '../../../shared/errors.ts';
 import type { Derive } from '../mutate/derived.ts';
 import type { CatalogStore } from '../store/types.ts';
 import type { DeriveMany } from './derive-cache.ts';
@@ -62,6 +63,10 @@ export interface ImportOptions {
    */
   onCheckpoint?: (c: { row: number; summary: ImportSummary }) => Promise<void>;
   checkpointRows?: number;
+  /** How long a derivation the infrastructure fails is tried again (derive-cache.ts; default 5 minutes). */
+  retryForMs?: number;
+  /** Told of each such retry. */
+  onRetry?: (err: AppError, waitMs: number) => void;
 }
 
 export async function importFile(store: CatalogStore, path: string, opts: ImportOptions): Promise<ImportSummary> {
