@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { openStore } from '../../api/catalog/store/open.ts';
+import { ImportJobs } from '../../api/catalog/import/jobs.ts';
+import { silentLogger } from '../../shared/log.ts';
+import { fakeDerive } from '../catalog/helper.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../api/catalog/import/cli.ts');
@@ -89,4 +92,41 @@ t.test('an import killed with SIGKILL resumes from its checkpoint, nothing lost 
   t.same(got.organisms, want.organisms, 'the same organisms and molecule counts');
   t.same(got.collections, want.collections, 'the same collections and molecule counts');
   t.equal(got.citations, want.citations, 'the same number of citations');
+});
+
+t.test("an api's sweep takes up a job whose process was killed", async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'natprod-import-sweep-'));
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const file = join(root, 'lotus.tsv.gz');
+  await copyFile(LOTUS, file);
+  const dataDir = join(root, 'data');
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, file], { env: env(dataDir), stdio: 'ignore' });
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  let at: { status: string; checkpoint: { row: number } | null } | undefined;
+  for (let i = 0; i < 1200 && !(at?.status === 'running' && (at.checkpoint?.row ?? 0) > 0); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    at = await record(dataDir);
+  }
+  child.kill('SIGKILL');
+  await exited;
+  t.equal(at?.status, 'running', `killed while running, after row ${at?.checkpoint?.row}`);
+
+  // What an api builds (api/services.ts): sweep on; the derivation here is the tests' fake.
+  const store = await openStore({ dataDir });
+  const jobs = new ImportJobs({ dir: join(dataDir, 'imports'), store, derive: fakeDerive, uploadLimit: 1 << 20, log: silentLogger, sweep: true });
+  t.teardown(async () => {
+    await jobs.close();
+    await store.close();
+  });
+  await jobs.start();
+  const [rec] = await jobs.list();
+  t.ok(rec, 'the job is listed');
+  let end = await jobs.get(rec!.id);
+  for (let i = 0; i < 1200 && ['queued', 'running'].includes(end?.status ?? ''); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    end = await jobs.get(rec!.id);
+  }
+  t.equal(end?.status, 'succeeded', 'the sweep resumed it to its end');
+  t.equal(end?.runs, 2, 'in a second run');
+  t.equal(end?.summary?.rows, 1000, 'every row of the file counted');
 });

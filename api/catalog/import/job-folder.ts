@@ -41,7 +41,7 @@ export interface ImportRecord {
   /** The process running (or queueing) the job, and when it last wrote the record. */
   owner?: { host: string; pid: number };
   heartbeat_at: string;
-  /** Times a process started it (1, plus one per resume). */
+  /** Runs claimed: 1, plus one per resume. */
   runs: number;
   progress: { rows: number; bytes: number; total_bytes: number; rows_per_s: number | null; eta_s: number | null };
   /** The last row whose writes are in the store, with the summary up to it. */
@@ -160,14 +160,22 @@ export class JobFolder {
     return names.filter((n) => n.endsWith('.json') && ID.test(n.slice(0, 36)) && n.length === 41).map((n) => n.slice(0, 36));
   }
 
-  /** Creates the job's next run folder: true for the one process that did. */
-  async claim(id: string): Promise<boolean> {
-    const runs = (await readdir(this.dir)).filter((n) => n.startsWith(`${id}.run-`)).length;
-    try {
-      await mkdir(this.file(id, `run-${runs + 1}`));
-      return true;
-    } catch {
-      return false;
+  /**
+   * Claims run `runs + 1` of a job, where `runs` is how many runs its record says were claimed:
+   * the one process whose `mkdir` of `<id>.run-<n>` succeeds runs it (any other that read the same
+   * record finds the folder there). A run folder older than STALE_MS whose run never reached the
+   * record (its claimer died at once) is passed over. Resolves with the run's number, or 0.
+   */
+  async claim(id: string, runs: number): Promise<number> {
+    for (let n = runs + 1; ; n++) {
+      try {
+        await mkdir(this.file(id, `run-${n}`));
+        return n;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const age = await stat(this.file(id, `run-${n}`)).then((st) => Date.now() - st.mtimeMs, () => 0);
+        if (age <= STALE_MS) return 0;
+      }
     }
   }
 

@@ -92,8 +92,10 @@ export class ImportJobs {
       beat.unref();
       this.timers.push(beat);
       if (this.opts.sweep) {
-        await this.sweep();
-        const sweeper = setInterval(() => void this.sweep().catch((err: unknown) => this.opts.log.warn(`imports: sweep failed: ${String(err)}`)), SWEEP_MS);
+        const sweep = () => void this.sweep().catch((err: unknown) => this.opts.log.warn(`imports: sweep failed: ${String(err)}`));
+        // The first sweep runs once this start has resolved: resuming a job starts the folder too.
+        setImmediate(sweep);
+        const sweeper = setInterval(sweep, SWEEP_MS);
         sweeper.unref();
         this.timers.push(sweeper);
       }
@@ -195,12 +197,12 @@ export class ImportJobs {
       created_at: now,
       heartbeat_at: now,
       owner: { host: HOST, pid: process.pid },
-      runs: 0,
+      runs: 1,
       progress: { rows: 0, bytes: 0, total_bytes: src.size, rows_per_s: null, eta_s: null },
       checkpoint: null,
     };
+    await this.folder.claim(rec.id, 0);
     await this.folder.save(rec);
-    await this.folder.claim(rec.id);
     this.enqueue(rec);
     return structuredClone(rec);
   }
@@ -211,9 +213,11 @@ export class ImportJobs {
    */
   async resume(rec: ImportRecord): Promise<ImportRecord | undefined> {
     await this.start();
-    if (!(await this.folder.claim(rec.id))) return undefined;
+    const run = await this.folder.claim(rec.id, rec.runs);
+    if (!run) return undefined;
     const fresh = (await this.folder.read(rec.id)) ?? rec;
     if (!active(fresh.status)) return undefined;
+    fresh.runs = run;
     fresh.owner = { host: HOST, pid: process.pid };
     fresh.status = 'queued';
     await this.folder.save(fresh);
@@ -283,7 +287,6 @@ export class ImportJobs {
     try {
       if (signal.aborted) throw signal.reason;
       rec.status = 'running';
-      rec.runs++;
       rec.started_at ??= new Date().toISOString();
       await this.folder.save(rec);
       const summary = await importFile(this.opts.store, rec.path, {
