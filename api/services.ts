@@ -153,6 +153,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       health: () => ({
         ...(services.seed ? { demo_import: services.seed.status() } : {}),
         structure_search: structure.status(),
+        imports: imports.status(),
         opsin: opsinHealth(config),
         toolkits: toolkits.health(),
       }),

@@ -90,6 +90,8 @@ for (const mode of MODES) {
     const twice = await post(admin, { payload: { path: 'lotus.tsv.gz' } });
     t.equal(twice.statusCode, 409, 'the same file again while it runs: 409');
     t.match(twice.json().message, big.json().id, 'naming the running job');
+    const health = (await app.inject({ url: '/health' })).json();
+    t.match(health.imports, { jobs: [{ id: big.json().id, filename: 'lotus.tsv.gz' }] }, '/health lists the import this api runs');
     const cancel = await app.inject({ method: 'DELETE', url: `/api/imports/${big.json().id}`, headers: admin });
     t.equal(cancel.statusCode, 200);
     t.equal(cancel.json().status, 'cancelled', 'cancelled');

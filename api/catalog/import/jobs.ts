@@ -115,6 +115,12 @@ export class ImportJobs {
     await Promise.all(jobs.map((j) => j.done));
   }
 
+  /** What /health says: the imports this process runs and queues, with their progress. */
+  status(): { running: number; queued: number; jobs: { id: string; status: string; filename: string; rows: number; rows_per_s: number | null }[] } {
+    const jobs = [...this.mine.values()].map(({ rec }) => ({ id: rec.id, status: rec.status, filename: rec.filename, rows: rec.progress.rows, rows_per_s: rec.progress.rows_per_s }));
+    return { running: jobs.filter((j) => j.status === 'running').length, queued: jobs.filter((j) => j.status === 'queued').length, jobs };
+  }
+
   onProgress(fn: (rec: ImportRecord) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
