@@ -123,11 +123,10 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
     places = placeShare(all ?? {}, apis ?? {}, now);
   };
   await readCapacity().catch(() => {});
-  // Batches whose reply was missed (a reconnect of the subscriber) are read back.
-  const watchdog = setInterval(() => {
-    void readCapacity().catch(() => {});
+  /** Reads back the batches out at least `minAgeMs` whose job ended: their reply may have been missed. */
+  const readBack = (minAgeMs: number) => {
     for (const { batchId, sent } of batcher.pendingBatches()) {
-      if (Date.now() - sent < BATCH_CHECK_AFTER_MS) continue;
+      if (Date.now() - sent < minAgeMs) continue;
       void Job.fromId(queue, batchId).then(async (job) => {
         if (!job) return batcher.fail(batchId, new AppError(500, `Batch job ${batchId} was lost`, 'internal'));
         const state = await job.getState();
@@ -135,6 +134,18 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
         else if (state === 'failed') batcher.fail(batchId, AppError.from(decodeFailure(job.failedReason))!);
       }).catch(() => {});
     }
+  };
+  // A subscriber that reconnects (Redis restarted) missed every reply published while it was
+  // away: read back every batch at once, and again a second later for a reply published while it
+  // subscribed again, instead of leaving its calls to the watchdog's BATCH_CHECK_AFTER_MS.
+  subscriber.on('ready', () => {
+    readBack(0);
+    setTimeout(() => readBack(0), 1_000).unref();
+  });
+  // Batches whose reply was missed otherwise (a message lost, a batch BullMQ failed without a worker to tell) are read back.
+  const watchdog = setInterval(() => {
+    void readCapacity().catch(() => {});
+    readBack(BATCH_CHECK_AFTER_MS);
   }, CAPACITY_REFRESH_MS);
   watchdog.unref();
 

@@ -87,3 +87,33 @@ t.test('a reply that never comes: the call is answered from the batch job', { sk
   t.equal(await runner.run('echo', 'echo', { value: 'quiet' }), 'QUIET', 'answered with the value the job holds');
   t.comment(`answered after ${Date.now() - started} ms (the watchdog reads batches out for 10 s)`);
 });
+
+t.test('a reply channel that reconnects reads its batches back at once, not after the watchdog', { skip }, async (t) => {
+  const prefix = testPrefix();
+  // As above, a worker that never publishes; then the api's reply subscriber loses its connection
+  // (as when Redis restarts) and subscribes again.
+  const conn = new Redis(redis!.url, { maxRetriesPerRequest: null });
+  const mute = new Worker(
+    QUEUES.batch,
+    async (job) => (job.data as BatchPayload).calls.map((c): CallOutcome => ({ ok: true, value: String(c.args.value).toUpperCase() })),
+    { connection: conn, prefix },
+  );
+  const admin = new Redis(redis!.url);
+  t.teardown(async () => {
+    await mute.close();
+    conn.disconnect();
+    admin.disconnect();
+  });
+  const runner = await createBullRunner({ redisUrl: redis!.url, prefix, attempts: 2, timeouts });
+  t.teardown(() => runner.close());
+  const started = Date.now();
+  const answer = runner.run('echo', 'echo', { value: 'again' });
+  await new Promise((r) => setTimeout(r, 500));
+  const list = String(await admin.client('LIST'));
+  const ids = list.split('\n').filter((l) => / name=jobs-replies( |$)/.test(l)).map((l) => /\bid=(\d+)/.exec(l)![1]!);
+  t.ok(ids.length >= 1, 'the reply subscriber is found by its connection name');
+  for (const id of ids) await admin.client('KILL', 'ID', id);
+  t.equal(await answer, 'AGAIN', 'answered with the value the job holds');
+  const ms = Date.now() - started;
+  t.ok(ms < 10_000, `answered after ${ms} ms: read back when the subscriber came back, before the watchdog's 10 s`);
+});
