@@ -16,6 +16,7 @@ import { openStore } from '../../api/catalog/store/open.ts';
 import { ImportJobs } from '../../api/catalog/import/jobs.ts';
 import { silentLogger } from '../../shared/log.ts';
 import { fakeDerive } from '../catalog/helper.ts';
+import type { Teardown as Tap } from '../helpers/task.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../api/catalog/import/cli.ts');
@@ -48,33 +49,44 @@ async function contents(dataDir: string) {
   }
 }
 
-async function record(dataDir: string): Promise<{ status: string; checkpoint: { row: number } | null } | undefined> {
+type JobAt = { status: string; checkpoint: { row: number } | null };
+
+async function record(dataDir: string): Promise<JobAt | undefined> {
   const dir = join(dataDir, 'imports');
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^[0-9a-f-]{36}\.json$/.test(n));
   if (!names.length) return undefined;
   return JSON.parse(await readFile(join(dir, names[0]!), 'utf8').catch(() => 'null')) ?? undefined;
 }
 
-t.test('an import killed with SIGKILL resumes from its checkpoint, nothing lost or doubled', async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'natprod-import-resume-'));
+/**
+ * A copy of the LOTUS sample under a fresh folder, imported by the command line into `dataDir`
+ * (under the same folder), which is killed with SIGKILL once its job is running and has
+ * checkpointed `minRow` rows. Answers the file, the folder and the job's record at the kill.
+ */
+async function killedImport(t: Tap, tag: string, minRow: number) {
+  const root = await mkdtemp(join(tmpdir(), `natprod-import-${tag}-`));
   t.teardown(() => rm(root, { recursive: true, force: true }));
   const file = join(root, 'lotus.tsv.gz');
   await copyFile(LOTUS, file);
-  const killed = join(root, 'killed');
-  const clean = join(root, 'clean');
-
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, file], { env: env(killed), stdio: 'ignore' });
-  const exited = new Promise<number | null>((r) => child.on('exit', (_code, signal) => r(signal === 'SIGKILL' ? -9 : _code)));
-  let at: { status: string; checkpoint: { row: number } | null } | undefined;
+  const dataDir = join(root, 'data');
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, file], { env: env(dataDir), stdio: 'ignore' });
+  const exited = new Promise<string | null>((r) => child.on('exit', (_code, signal) => r(signal)));
+  let at: JobAt | undefined;
   for (let i = 0; i < 1200; i++) {
-    at = await record(killed);
-    if (at?.status === 'running' && (at.checkpoint?.row ?? 0) >= 100) break;
+    at = await record(dataDir);
+    if (at?.status === 'running' && (at.checkpoint?.row ?? 0) >= minRow) break;
     if (at && !['queued', 'running'].includes(at.status)) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  t.equal(at?.status, 'running', 'the import was running when killed');
   child.kill('SIGKILL');
-  t.equal(await exited, -9, `killed with SIGKILL after row ${at?.checkpoint?.row} was checkpointed`);
+  return { root, file, dataDir, at, signal: await exited };
+}
+
+t.test('an import killed with SIGKILL resumes from its checkpoint, nothing lost or doubled', async (t) => {
+  const { root, file, dataDir: killed, at, signal } = await killedImport(t, 'resume', 100);
+  const clean = join(root, 'clean');
+  t.equal(at?.status, 'running', 'the import was running when killed');
+  t.equal(signal, 'SIGKILL', `killed with SIGKILL after row ${at?.checkpoint?.row} was checkpointed`);
   t.ok((at?.checkpoint?.row ?? 0) < 1000, 'before the end of the file');
 
   const resumed = await run(process.execPath, ['--import', 'tsx', CLI, file], { env: env(killed) });
@@ -95,20 +107,7 @@ t.test('an import killed with SIGKILL resumes from its checkpoint, nothing lost 
 });
 
 t.test("an api's sweep takes up a job whose process was killed", async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'natprod-import-sweep-'));
-  t.teardown(() => rm(root, { recursive: true, force: true }));
-  const file = join(root, 'lotus.tsv.gz');
-  await copyFile(LOTUS, file);
-  const dataDir = join(root, 'data');
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, file], { env: env(dataDir), stdio: 'ignore' });
-  const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  let at: { status: string; checkpoint: { row: number } | null } | undefined;
-  for (let i = 0; i < 1200 && !(at?.status === 'running' && (at.checkpoint?.row ?? 0) > 0); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    at = await record(dataDir);
-  }
-  child.kill('SIGKILL');
-  await exited;
+  const { dataDir, at } = await killedImport(t, 'sweep', 1);
   t.equal(at?.status, 'running', `killed while running, after row ${at?.checkpoint?.row}`);
 
   // What an api builds (api/services.ts): sweep on; the derivation here is the tests' fake.

@@ -13,6 +13,7 @@ import { QUEUES, type BatchPayload, type BatchReply, type CallOutcome } from '..
 import { startConsumers } from '../../workers/consumer.ts';
 import type { ChemPool } from '../../shared/threads/pool.ts';
 import { testPrefix, testRedis } from '../helpers/redis.ts';
+import type { Teardown as Tap } from '../helpers/task.ts';
 
 /** A pool whose task `echo` answers its `value` upper-cased and `bad` fails with 422. */
 function echoPool(): ChemPool {
@@ -68,9 +69,8 @@ t.test('two apis: each hears only the answers of its own batches', { skip }, asy
   t.same(byChannel.map((vs) => vs.length).sort((x, y) => x - y), [35, 60], 'every call was answered once, on its own api');
 });
 
-t.test('a reply that never comes: the call is answered from the batch job', { skip }, async (t) => {
-  const prefix = testPrefix();
-  // A worker that completes batches without publishing (as a lost message would look).
+/** A worker of the batch queue that completes each batch (values upper-cased) without publishing its reply. */
+function muteWorker(t: Tap, prefix: string) {
   const conn = new Redis(redis!.url, { maxRetriesPerRequest: null });
   const mute = new Worker(
     QUEUES.batch,
@@ -81,6 +81,12 @@ t.test('a reply that never comes: the call is answered from the batch job', { sk
     await mute.close();
     conn.disconnect();
   });
+}
+
+t.test('a reply that never comes: the call is answered from the batch job', { skip }, async (t) => {
+  const prefix = testPrefix();
+  // A worker that completes batches without publishing (as a lost message would look).
+  muteWorker(t, prefix);
   const runner = await createBullRunner({ redisUrl: redis!.url, prefix, attempts: 2, timeouts });
   t.teardown(() => runner.close());
   const started = Date.now();
@@ -92,18 +98,9 @@ t.test('a reply channel that reconnects reads its batches back at once, not afte
   const prefix = testPrefix();
   // As above, a worker that never publishes; then the api's reply subscriber loses its connection
   // (as when Redis restarts) and subscribes again.
-  const conn = new Redis(redis!.url, { maxRetriesPerRequest: null });
-  const mute = new Worker(
-    QUEUES.batch,
-    async (job) => (job.data as BatchPayload).calls.map((c): CallOutcome => ({ ok: true, value: String(c.args.value).toUpperCase() })),
-    { connection: conn, prefix },
-  );
+  muteWorker(t, prefix);
   const admin = new Redis(redis!.url);
-  t.teardown(async () => {
-    await mute.close();
-    conn.disconnect();
-    admin.disconnect();
-  });
+  t.teardown(() => admin.disconnect());
   const runner = await createBullRunner({ redisUrl: redis!.url, prefix, attempts: 2, timeouts });
   t.teardown(() => runner.close());
   const started = Date.now();

@@ -161,9 +161,9 @@ function components(nodes: string[], next: (n: string) => string[]): string[][] 
 /** One cycle through `start` inside component `members` (breadth first: a shortest one). */
 function cycleThrough(start: string, members: Set<string>, next: (n: string) => string[]): string[] {
   const parent = new Map<string, string>();
-  const todo = [start];
-  while (todo.length) {
-    const v = todo.shift()!;
+  const frontier = [start];
+  while (frontier.length) {
+    const v = frontier.shift()!;
     for (const w of next(v)) {
       if (!members.has(w)) continue;
       if (w === start) {
@@ -173,7 +173,7 @@ function cycleThrough(start: string, members: Set<string>, next: (n: string) => 
       }
       if (parent.has(w)) continue;
       parent.set(w, v);
-      todo.push(w);
+      frontier.push(w);
     }
   }
   return [start];

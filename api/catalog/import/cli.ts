@@ -18,6 +18,7 @@ import { createInlineRunner } from '../../../shared/jobs/inline.ts';
 import type { JobRunner } from '../../../shared/jobs/types.ts';
 import { createLogger } from '../../../shared/log.ts';
 import { createPool, type ChemPool } from '../../../shared/threads/pool.ts';
+import { timeoutsOf } from '../../services.ts';
 import { openStore } from '../store/open.ts';
 import { ImportJobs, type ImportRecord } from './jobs.ts';
 
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   const store = await openStore({ mongoUrl: cfg.MONGO_URL, dataDir: cfg.DATA_DIR });
   let pool: ChemPool | undefined;
   let runner: JobRunner;
-  const timeouts = { quickMs: cfg.TASK_TIMEOUT_MS, longMs: cfg.LONG_TASK_TIMEOUT_MS, waitMs: cfg.JOB_TIMEOUT_MS, resultTtlSeconds: cfg.JOB_RESULT_TTL };
+  const timeouts = timeoutsOf(cfg);
   if (cfg.REDIS_URL) {
     runner = await createBullRunner({ redisUrl: cfg.REDIS_URL, prefix: cfg.QUEUE_PREFIX, attempts: cfg.JOB_ATTEMPTS, timeouts, logger: log });
   } else {

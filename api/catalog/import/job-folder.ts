@@ -187,6 +187,11 @@ export class JobFolder {
     return stat(this.file(id, 'cancel')).then(() => true, () => false);
   }
 
+  /** Drops an upload no job was made of. */
+  discard(upload: Upload): Promise<void> {
+    return rm(upload.path, { force: true });
+  }
+
   /** After a job ended: its kept upload and cancel marker go. */
   async ended(rec: ImportRecord): Promise<void> {
     if (rec.source === 'upload') await rm(rec.path, { force: true });

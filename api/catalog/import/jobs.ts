@@ -160,7 +160,7 @@ export class ImportJobs {
 
   /** Drops an upload no job was made of. */
   async discard(upload: Upload): Promise<void> {
-    await this.folder.ended({ source: 'upload', path: upload.path, id: upload.id } as ImportRecord);
+    await this.folder.discard(upload);
   }
 
   /** Imports a kept upload (409 when the same bytes are being imported). */
