@@ -35,7 +35,15 @@ const indexView = z.object({
 });
 const range = { query: structure, query_type: queryType, index: indexView, from: z.number().int().nonnegative(), to: z.number().int().nonnegative() };
 const similarityScan = z.object({ ...range, threshold: z.number() });
-const substructureScan = z.object({ ...range, use_chirality: z.boolean(), limit: z.number().int().nonnegative(), scores: z.boolean().optional() });
+const substructureScan = z.object({
+  ...range,
+  use_chirality: z.boolean(),
+  limit: z.number().int().nonnegative(),
+  scores: z.boolean().optional(),
+  /** This range's place in its scan, and the scan's stop word (scan.ts `SubstructureScan`). */
+  part: z.number().int().nonnegative().optional(),
+  stop: buffer.optional(),
+});
 
 export const catalogTasks = internalTasks({
   /** Identifiers, properties and framework of a created or updated molecule (api/services.ts `derive`). */

@@ -30,3 +30,20 @@ export function split(n: number, parts: number): [number, number][] {
   for (let from = 0; from < n; from += size) out.push([from, Math.min(n, from + size)]);
   return out;
 }
+
+/**
+ * Ranges for a scan that ends at its first hits (a page without a total): `lanes` ranges of
+ * `first` rows, then `lanes` of twice as many, and so on up to `largest` rows a range. A common
+ * query fills its page in the first small ranges (little matched in vain beside it); a rare one
+ * soon runs in large ranges (few tasks to pay for).
+ */
+export function growingRanges(n: number, first: number, lanes: number, largest: number): [number, number][] {
+  const out: [number, number][] = [];
+  let size = Math.max(1, Math.min(first, largest));
+  for (let from = 0, k = 0; from < n; k++) {
+    out.push([from, Math.min(n, from + size)]);
+    from += size;
+    if ((k + 1) % lanes === 0) size = Math.min(largest, size * 2);
+  }
+  return out;
+}

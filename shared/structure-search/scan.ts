@@ -105,7 +105,17 @@ export interface SubstructureScan extends StructureQuery {
   limit: number;
   /** Also the Tanimoto (Morgan) of each hit to the query, which must then be SMILES (COCONUT's ranking). */
   scores?: boolean;
+  /**
+   * This range's place among the ranges of its scan, and the scan's stop word (one Int32): the
+   * coordinator stores there the last range it still needs once the ranges before hold the page,
+   * and a range placed after it ends at once (`next` then tells where it stopped).
+   */
+  part?: number;
+  stop?: SharedArrayBuffer;
 }
+
+/** Rows screened between two looks at the stop word. */
+const STOP_CHECK_ROWS = 64;
 
 export interface SubstructureResult {
   ids: number[];
@@ -184,8 +194,12 @@ export function scanSubstructure(rdkit: RDKit, s: SubstructureScan): Substructur
   const scores: number[] = [];
   let candidates = 0;
   let screened = 0;
+  const stop = s.stop ? new Int32Array(s.stop) : undefined;
+  const part = s.part ?? 0;
+  const stopped = () => !!stop && part > Atomics.load(stop, 0);
   let row = s.from;
   for (; row < to; row++) {
+    if ((row - s.from) % STOP_CHECK_ROWS === 0 && stopped()) break;
     if (!a.alive[row]) continue;
     screened++;
     const base = row * FP_WORDS;
@@ -206,6 +220,11 @@ export function scanSubstructure(rdkit: RDKit, s: SubstructureScan): Substructur
         row++;
         break;
       }
+    }
+    // A match costs tens of microseconds: look again before the next one.
+    if (stopped()) {
+      row++;
+      break;
     }
   }
   return { ids, ...(s.scores ? { scores } : {}), next: row, screened, candidates };

@@ -13,7 +13,7 @@ import type { RowInput } from '../chem/catalog/ports.ts';
 import type { StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
-import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
+import { growingRanges, rankBySimilarity, rankedPage, split } from './scan-plan.ts';
 import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
 import { searchArgs, type SearchAnswer, type SearchArgs } from './contract.ts';
 
@@ -34,6 +34,8 @@ export interface IndexStatus {
 }
 
 const ROWS_PER_TASK = 250;
+/** Rows of the first ranges of a scan that ends at its first hits (`growingRanges`). */
+const FIRST_RANGE_ROWS = 1024;
 const BUILD_TIMEOUT_MS = 120_000;
 /** A range scan slower than this means a query too expensive to match: 422, not 504. */
 const SCAN_TIMEOUT_MS = 20_000;
@@ -190,35 +192,46 @@ export class SearchService {
   }
 
   /**
-   * Substructure: ranges in row (= id) order, a few per thread; unless a count is asked for,
-   * the scan stops once the ranges finished in order hold enough hits for the page.
+   * Substructure: ranges in row (= id) order, a few per thread. Unless a count is asked for, the
+   * ranges start small and grow (`growingRanges`), and the scan stops once the ranges finished in
+   * order hold enough hits for the page: the ranges after them still running are told to end
+   * through the scan's stop word (scan.ts), as are those after a range that alone found enough.
    */
   private async substructure(args: SearchArgs, base: ScanBase, n: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
     const ranked = args.order === 'similarity';
     const need = ranked || args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
-    const parts = split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
+    const lanes = this.threads * 2;
+    // As large as the ranges of a full scan (about four per thread, at most 20,000 rows).
+    const largest = Math.max(FIRST_RANGE_ROWS, Math.min(20_000, Math.ceil(n / (this.threads * 4))));
+    const parts = need ? growingRanges(n, FIRST_RANGE_ROWS, lanes, largest) : split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
     const done: (SubstructureResult | undefined)[] = new Array(parts.length);
+    // The last range still needed; ranges after it end at once (and are not started).
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    stop[0] = parts.length;
+    const needOnlyUpTo = (i: number) => {
+      if (i < Atomics.load(stop, 0)) Atomics.store(stop, 0, i);
+    };
     let next = 0;
-    let enough = false;
-    const prefixHits = () => {
+    const settled = (i: number) => {
+      if (!need) return;
+      if (done[i]!.ids.length >= need) needOnlyUpTo(i);
       let hits = 0;
-      for (const d of done) {
-        if (!d) break;
-        hits += d.ids.length;
+      for (let k = 0; k < done.length && done[k]; k++) {
+        hits += done[k]!.ids.length;
+        if (hits >= need) return needOnlyUpTo(k);
       }
-      return hits;
     };
     const lane = async () => {
-      while (!enough && next < parts.length) {
+      while (next < parts.length && next <= Atomics.load(stop, 0)) {
         const i = next++;
         const [from, to] = parts[i];
-        const r = runPoolTask(this.pool, 'catalog_scan_substructure', { ...base, from, to, use_chirality: !!args.use_chirality, limit: need, scores: ranked }, { timeoutMs: SCAN_TIMEOUT_MS });
+        const r = runPoolTask(this.pool, 'catalog_scan_substructure', { ...base, from, to, use_chirality: !!args.use_chirality, limit: need, scores: ranked, part: i, stop: stop.buffer }, { timeoutMs: SCAN_TIMEOUT_MS });
         runs.push(r);
         done[i] = await r;
-        if (need && prefixHits() >= need) enough = true;
+        settled(i);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(parts.length, this.threads * 2) }, lane));
+    await Promise.all(Array.from({ length: Math.min(parts.length, lanes) }, lane));
     // Over `parts`, not `done`: `every` skips the holes of ranges never started.
     const complete = parts.every((p, i) => !!done[i] && done[i].next >= p[1]);
     if (ranked) return rankBySimilarity(done as SubstructureResult[], exclude, args, molecules);

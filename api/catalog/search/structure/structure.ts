@@ -11,6 +11,8 @@ import type { CatalogStore, Doc, Filter } from '../../store/types.ts';
 import type { FilterInput } from '../../schema/types.ts';
 
 export const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
+/** Hits beyond the page a first-page scan lists while the exact matches are looked up beside it (`page`). */
+const EXACT_SLACK = 4;
 
 export interface StructureQuery {
   type: 'exact' | 'substructure' | 'similarity';
@@ -94,11 +96,28 @@ export class StructureSearch {
     if (q.type === 'similarity') return this.scan({ ...q, type: q.type }, offset, limit);
     // A SMARTS query has no InChIKey: nothing is listed first then.
     // Only a query read as SMILES (given so, or auto-detected) has an exact match to list first.
-    const exact = q.query_type === 'smarts' ? [] : await this.exactIds(q.query, !!q.use_chirality, 'smiles').catch(() => [] as number[]);
+    const exactOf = () => (q.query_type === 'smarts' ? Promise.resolve([] as number[]) : this.exactIds(q.query, !!q.use_chirality, 'smiles').catch(() => [] as number[]));
+    if (!count) {
+      // The exact matches and the scan at once (the query's InChIKey costs a thread round trip):
+      // the scan, not told which hits are exact, lists EXACT_SLACK more hits than the page needs,
+      // enough unless more exact matches than that are among them; then as below, one after the other.
+      const [exact, scanned] = await Promise.all([exactOf(), this.scan({ ...q, type: q.type }, 0, offset + limit + EXACT_SLACK)]);
+      const isExact = new Set(exact);
+      const rest = scanned.ids.filter((id) => !isExact.has(id));
+      if (!scanned.more || scanned.ids.length - rest.length < EXACT_SLACK) {
+        const all = [...exact, ...rest];
+        const ids = all.slice(offset, offset + limit);
+        return { ids, total: scanned.more ? null : all.length, more: scanned.more || offset + ids.length < all.length };
+      }
+    }
+    const exact = await exactOf();
     const first = exact.slice(offset, offset + limit);
-    const rest = await this.scan({ ...q, type: q.type }, Math.max(0, offset - exact.length), limit - first.length, { count, exclude: exact });
+    // A page of exact matches only still asks the scan for one hit (limit 0 would list them all): is there more?
+    const want = limit - first.length;
+    const rest = await this.scan({ ...q, type: q.type }, Math.max(0, offset - exact.length), Math.max(1, want), { count, exclude: exact });
+    const restIds = rest.ids.slice(0, want);
     const total = rest.total === null ? null : rest.total + exact.length;
-    return { ids: [...first, ...rest.ids], total, more: rest.more || offset + first.length < exact.length };
+    return { ids: [...first, ...restIds], total, more: rest.more || rest.ids.length > restIds.length || offset + first.length < exact.length };
   }
 
   /**
