@@ -1,7 +1,7 @@
 /** Store port contract: embedded always, mongo when MONGO_URL is set; plus embedded multi-writer safety. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -110,4 +110,46 @@ t.test('embedded: no promise hooks left on after store calls', async (t) => {
     await s.close();`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir]);
   t.same(JSON.parse(stdout), { before: false, nested: 1, count: 2, after: false }, 'hooks off before and after; nested calls ran');
+});
+
+t.test('embedded: reads skip the lock while nobody writes; writes wait for it and for reads', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-store-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const s = await openStore({ dataDir: dir });
+  const other = await openStore({ dataDir: dir });
+  t.teardown(async () => {
+    await s.close();
+    await other.close();
+  });
+  await s.insert('molecules', { name: 'a' });
+  t.equal(await s.count('molecules', {}), 1);
+  // Another live process holds the lock (pid 1 on this host).
+  await writeFile(join(dir, 'catalog.lock'), `1 ${hostname()} another-process`);
+  const late = (p: Promise<unknown>) => Promise.race([p.then(() => 'done'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+  t.equal(await late(s.count('molecules', {})), 'done', 'a read while another process holds the lock');
+  t.equal(await late(s.find('molecules', { name: 'a' })), 'done', 'a find too');
+  const write = s.insert('molecules', { name: 'b' });
+  t.equal(await late(write), 'waiting', 'a write waits for the lock');
+  t.equal(await late(s.count('molecules', {})), 'waiting', 'and a read behind a waiting write waits with it');
+  await unlink(join(dir, 'catalog.lock'));
+  await write;
+  t.equal(await other.count('molecules', {}), 2, 'the other process sees the write (its stamp changed)');
+  await other.insert('molecules', { name: 'c' });
+  t.equal(await s.count('molecules', {}), 3, 'and this one sees the other\'s');
+
+  // A write of two documents is never seen half done by reads started before or after it.
+  const seen: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const reads = () => [s.count('organisms', {}).then((n) => seen.push(n)), s.find('organisms', {}).then((d) => seen.push(d.length))];
+    await Promise.all([
+      ...reads(),
+      s.exclusive(async () => {
+        await s.insert('organisms', { name: `x${i}` });
+        await new Promise((r) => setImmediate(r));
+        await s.insert('organisms', { name: `y${i}` });
+      }),
+      ...reads(),
+    ]);
+  }
+  t.equal(seen.filter((n) => n % 2).length, 0, `${seen.length} reads, none saw one document of a pair`);
 });

@@ -4,7 +4,12 @@
  * - every store call (`op`) runs under `FileLock` (`<dataDir>/catalog.lock`) and first reloads each
  *   open collection whose file another process changed (inode/size/mtime signature);
  * - what an op wrote is appended to the files when it ends, still under the lock (one append per
- *   collection it changed, instead of nedb's open/write/close per write);
+ *   collection it changed, instead of nedb's open/write/close per write), after one byte appended
+ *   to `<dataDir>/catalog.stamp`: a process whose stamp is unchanged knows that nobody wrote;
+ * - a read (`read`) skips the lock when this process runs no op and the stamp is unchanged: one
+ *   stat instead of the lock file's four system calls and a stat per collection, which were a
+ *   millisecond of each search request on a virtual machine's slow system calls (2026-11-29). An
+ *   op waits for the reads running beside it to end, so no read sees half of a write;
  * - loads never rewrite a file (that would look like a change to every other process); `close()`
  *   compacts only what this process wrote.
  * The store is told when a collection was reloaded (`reloaded`), so that it drops what it built
@@ -21,6 +26,9 @@ import { COLLECTIONS, type CollectionName } from './types.ts';
 import { storeIndexes } from '../schema/resources.ts';
 
 export type Name = CollectionName | 'counters';
+
+/** Thrown inside a lock-free read that needs a collection not opened yet: the read is run again as an op. */
+class NotOpenYet extends Error {}
 // CommonJS package: under NodeNext the default import is typed as the module namespace
 type NedbClass = typeof import('@seald-io/nedb').default;
 const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ?? NedbModule) as unknown as NedbClass;
@@ -59,12 +67,19 @@ export class CollectionFiles {
    */
   private readonly pending = new Map<Name, string>();
   private readonly externalListeners: ((coll: CollectionName) => void)[] = [];
+  private readonly stampPath: string;
+  /** The stamp's signature when this process last looked at (or wrote) it; '' before the first op. */
+  private stampSig = '';
+  /** Lock-free reads running, and the ops waiting for them to end. */
+  private reads = 0;
+  private readonly drained: (() => void)[] = [];
 
   private constructor(
     private readonly dir: string,
     private readonly reloaded: (name: Name) => void,
   ) {
     this.lock = new FileLock(join(dir, 'catalog.lock'));
+    this.stampPath = join(dir, 'catalog.stamp');
   }
 
   static async open(dir: string, reloaded: (name: Name) => void): Promise<CollectionFiles> {
@@ -87,26 +102,47 @@ export class CollectionFiles {
     if (this.inside.getStore()) return fn();
     this.active++;
     try {
-      return await this.lock.run(() =>
-        this.inside.run(true, async () => {
+      return await this.lock.run(async () => {
+        if (this.reads) await new Promise<void>((r) => this.drained.push(r));
+        return this.inside.run(true, async () => {
           await this.refresh();
           try {
             return await fn();
           } finally {
             this.flush();
           }
-        }),
-      );
+        });
+      });
     } finally {
       if (--this.active === 0) this.inside.disable();
     }
   }
 
-  /** A collection's datastore, opened on first use (the token CLI never loads the molecules). Only inside `op`. */
+  /**
+   * Runs a read-only fn: without the lock when no op of this process is queued or running and no
+   * process wrote since this one last looked (the stamp), else as an op. fn must not write.
+   */
+  async read<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inside.getStore() || this.active || this.sig(this.stampPath) !== this.stampSig) return this.op(fn);
+    this.reads++;
+    let result: { value: T } | undefined;
+    try {
+      result = { value: await fn() };
+    } catch (e) {
+      if (!(e instanceof NotOpenYet)) throw e;
+    } finally {
+      if (--this.reads === 0) for (const wake of this.drained.splice(0)) wake();
+    }
+    // A collection to open first: opening reads its file, which needs the lock.
+    return result ? result.value : this.op(fn);
+  }
+
+  /** A collection's datastore, opened on first use (the token CLI never loads the molecules). Inside `op` or `read`. */
   async db(name: Name): Promise<DS> {
     let db = this.dbs.get(name);
     if (db) return db;
-    db = new Datastore<Record<string, unknown>>({ filename: join(this.dir, `${name}.db`) });
+    if (!this.inside.getStore()) throw new NotOpenYet(name);
+    db = new Datastore<Record<string, unknown>>({ filename: this.file(name) });
     db.persistence.persistNewStateAsync = async (docs: unknown[]) => {
       let lines = '';
       for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
@@ -118,7 +154,7 @@ export class CollectionFiles {
       if (!db.indexes[f]) await db.ensureIndexAsync({ fieldName: f, unique: f === 'id' || name === 'counters' });
     }
     this.dbs.set(name, db);
-    this.sigs.set(name, this.sig(name));
+    this.sigs.set(name, this.sig(this.file(name)));
     return db;
   }
 
@@ -152,10 +188,14 @@ export class CollectionFiles {
     }
   }
 
+  private file(name: Name): string {
+    return join(this.dir, `${name}.db`);
+  }
+
   /** Synchronous: a stat takes microseconds, a round trip through libuv's thread pool far longer, and every store call makes one per open collection. */
-  private sig(name: Name): string {
+  private sig(path: string): string {
     try {
-      const st = statSync(join(this.dir, `${name}.db`));
+      const st = statSync(path);
       return `${st.ino}:${st.size}:${st.mtimeMs}`;
     } catch {
       return 'missing';
@@ -170,14 +210,21 @@ export class CollectionFiles {
   private flush(): void {
     const written = [...this.pending];
     this.pending.clear();
-    for (const [name, lines] of written) appendFileSync(join(this.dir, `${name}.db`), lines, 'utf8');
-    for (const [name] of written) this.sigs.set(name, this.sig(name));
+    if (!written.length) return;
+    // The stamp first: a process that sees it changed waits for our lock, so for the lines too.
+    appendFileSync(this.stampPath, '.', 'utf8');
+    this.stampSig = this.sig(this.stampPath);
+    for (const [name, lines] of written) appendFileSync(this.file(name), lines, 'utf8');
+    for (const [name] of written) this.sigs.set(name, this.sig(this.file(name)));
   }
 
   /** Reloads every open collection whose file another process changed since we last looked. */
   private async refresh(): Promise<void> {
+    const stamp = this.sig(this.stampPath);
+    if (stamp === this.stampSig) return;
+    this.stampSig = stamp;
     for (const [name, db] of this.dbs) {
-      const now = this.sig(name);
+      const now = this.sig(this.file(name));
       if (now === this.sigs.get(name)) continue;
       await this.load(db);
       this.sigs.set(name, now);

@@ -90,6 +90,11 @@ export class EmbeddedStore implements CatalogStore {
     return this.files.op(fn);
   }
 
+  /** For reads: no lock while nobody writes (embedded-files.ts `read`). */
+  private read<T>(fn: () => Promise<T>): Promise<T> {
+    return this.files.read(fn);
+  }
+
   /** For writes: also invalidates the collection's sorted orders (a new token keeps the molecules'). */
   private async w(name: Name): Promise<DS> {
     this.forget(name);
@@ -151,7 +156,7 @@ export class EmbeddedStore implements CatalogStore {
   }
 
   find(coll: CollectionName, filter: Filter, opts: FindOptions = {}): Promise<Doc[]> {
-    return this.op(async () => {
+    return this.read(async () => {
       const db = await this.db(coll);
       const planned = this.planned(coll, db, filter);
       if (planned) return this.findPlanned(coll, db, planned, filter, opts);
@@ -213,11 +218,11 @@ export class EmbeddedStore implements CatalogStore {
   }
 
   findByIds(coll: CollectionName, ids: number[]): Promise<Doc[]> {
-    return this.op(() => this.byIds(coll, ids));
+    return this.read(() => this.byIds(coll, ids));
   }
 
   count(coll: CollectionName, filter: Filter): Promise<number> {
-    return this.op(async () => {
+    return this.read(async () => {
       const db = await this.db(coll);
       const planned = this.planned(coll, db, filter);
       if (planned) return planned.docs.length;
@@ -226,14 +231,14 @@ export class EmbeddedStore implements CatalogStore {
   }
 
   findOne(coll: CollectionName, filter: Filter): Promise<Doc | null> {
-    return this.op(async () => {
+    return this.read(async () => {
       const d = await (await this.db(coll)).findOneAsync(filter);
       return d ? clean(d) : null;
     });
   }
 
   distinct(coll: CollectionName, field: string, filter: Filter): Promise<unknown[]> {
-    return this.op(async () => {
+    return this.read(async () => {
       const db = await this.db(coll);
       if (!Object.keys(filter).length && COLUMNS[coll]?.(field)) return this.columns.get(coll, field, () => db.getAllData() as Doc[]).distinct();
       const docs = await (await this.db(coll)).findAsync(filter, { _id: 0, [field]: 1 });
@@ -250,14 +255,14 @@ export class EmbeddedStore implements CatalogStore {
   }
 
   containing(coll: CollectionName, fields: string[], text: string, extra: string[] = []): Promise<TextHit[]> {
-    return this.op(async () => {
+    return this.read(async () => {
       const db = await this.db(coll);
       return this.texts.search(coll, () => db.getAllData() as Doc[], fields, text, extra);
     });
   }
 
   linkedPage(q: LinkedKey, filter: Filter, opts: FindOptions = {}): Promise<IdPage> {
-    return this.op(async () => {
+    return this.read(async () => {
       const to = LINKED[q.field];
       const db = await this.db('molecules');
       const ldb = await this.db(to);
