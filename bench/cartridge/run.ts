@@ -204,11 +204,11 @@ try {
     console.log(`  ${kind.label}: ${t.nat.length} queries each side`);
   }
   const rssEnd = api.rss();
-  // The floor of each side: a request that does nothing (GET /health; SELECT 1), 50 times.
+  // The floor of each side: a request that does nothing (GET /latest/chem/health, `{"status":"OK"}`; SELECT 1), 50 times.
   const floor = { nat: [] as number[], pg: [] as number[] };
   for (let i = 0; i < 50; i++) {
     const t0 = performance.now();
-    await (await fetch(`${api.base}/health`)).text();
+    await api.call('GET', '/latest/chem/health');
     floor.nat.push(performance.now() - t0);
     floor.pg.push((await psql.query('SELECT 1')).ms);
   }
@@ -255,7 +255,7 @@ try {
     `similarity: mean hits in the top 50, natprod ${(sumHits(3, 'nat') / results[3].hits.size).toFixed(1)} (2048 bits), cartridge ${(sumHits(3, 'pg') / results[3].hits.size).toFixed(1)} (${FP_BITS} bits); ` +
       `the same molecules for ${sameSim} of ${results[3].hits.size} queries${FP_BITS === 2048 ? '' : ' (other fingerprints: --fp-bits 2048 compares like with like)'}`,
   );
-  console.log(`floor (a request doing nothing, p50 of 50): natprod GET /health ${pct(floor.nat, 50).toFixed(2)} ms, cartridge SELECT 1 ${pct(floor.pg, 50).toFixed(2)} ms`);
+  console.log(`floor (a request doing nothing, p50 of 50): natprod GET /latest/chem/health ${pct(floor.nat, 50).toFixed(2)} ms, cartridge SELECT 1 ${pct(floor.pg, 50).toFixed(2)} ms`);
 
   console.log(`\nload:`);
   console.log(`  natprod catalog (derive_molecule of every line, ${THREADS} threads): ${catalog.buildMs ? sec(catalog.buildMs) : 'built earlier'}`);
