@@ -123,7 +123,16 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
 
     const publisherRedis = redis('commands', 'search-publisher');
     if (publisherRedis) await connectSoft(publisherRedis);
-    const structure = createStructureSearch({ runner, store: raw, pool, redis: publisherRedis, prefix: config.QUEUE_PREFIX, log });
+    const structure = createStructureSearch({
+      runner,
+      store: raw,
+      pool,
+      redis: publisherRedis,
+      prefix: config.QUEUE_PREFIX,
+      log,
+      // Inline: the index's rows kept beside the store, so that a restart rebuilds only what changed.
+      ...(pool ? { snapshot: join(config.DATA_DIR, 'search-index', 'rows.bin') } : {}),
+    });
     resources.add('structure search', structure, (s) => s.close());
     const derive = (input: DeriveInput) => runner.runTask('derive_molecule', 'derive_molecule', input);
     const imports = new ImportJobs({

@@ -65,6 +65,21 @@ export interface IndexRow {
   pickle: Uint8Array;
 }
 
+/** The rows the index holds, in id order, with their keys: what snapshot.ts saves. */
+export interface SnapshotSource {
+  count: number;
+  ids: Int32Array;
+  key1: Uint32Array;
+  key2: Uint32Array;
+  pattern: Uint32Array;
+  morganStart: Uint32Array;
+  morganLen: Uint16Array;
+  morganHeap: Uint16Array;
+  pickleStart: Uint32Array;
+  pickleLen: Uint32Array;
+  pickleHeap: Uint8Array;
+}
+
 const sab = (bytes: number) => new SharedArrayBuffer(Math.max(8, bytes));
 
 /** The writer's side: append rows, kill rows, compact. Single writer (one process's main thread). */
@@ -179,6 +194,28 @@ export class IndexColumns {
   /** Worth compacting: many dead rows, or rows out of id order (early stops need id order). */
   get untidy(): boolean {
     return this.unordered || (this.dead > 1024 && this.dead > this.a.count / 4);
+  }
+
+  /**
+   * The rows to save (snapshot.ts), in id order (compacted first when rows are dead or out of
+   * order), each with the key of what it was built from: `keys` lists ids in ascending order with
+   * their keys (a build's inputs). The rows saved are never written again: later rows go after
+   * them, and a compaction writes fresh buffers.
+   */
+  snapshotSource(keys: { count: number; ids: Int32Array; key1: Uint32Array; key2: Uint32Array }): SnapshotSource {
+    if (this.dead || this.unordered) this.compact();
+    const a = this.a;
+    const n = a.count;
+    const key1 = new Uint32Array(n);
+    const key2 = new Uint32Array(n);
+    for (let row = 0, k = 0; row < n; row++) {
+      while (k < keys.count && keys.ids[k] < a.ids[row]) k++;
+      if (k < keys.count && keys.ids[k] === a.ids[row]) {
+        key1[row] = keys.key1[k];
+        key2[row] = keys.key2[k];
+      }
+    }
+    return { count: n, ids: a.ids, key1, key2, pattern: a.pattern, morganStart: a.morganStart, morganLen: a.morganLen, morganHeap: a.morganHeap, pickleStart: a.pickleStart, pickleLen: a.pickleLen, pickleHeap: a.pickleHeap };
   }
 
   /** Rewrites the live rows in id order into fresh buffers; tasks holding the old ones finish on them. */

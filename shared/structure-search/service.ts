@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: the index's single writer — full builds with their snapshot, writes
+ * applied in order — and the coordinator of its scans share one state, the columns and the status.)
  * Catalog structure search in one process: the shared index (shared/structure-search/columns.ts) and
  * the coordinator that splits each search into range tasks on the process's chemistry threads.
  * Nothing here scans: this thread only writes rows, hands out ranges and merges answers.
@@ -14,6 +16,7 @@ import type { StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
 import { growingRanges, rankBySimilarity, rankedPage, split } from './scan-plan.ts';
+import { BuildKeys, rowKey, Snapshot, writeSnapshot } from './snapshot.ts';
 import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
 import { searchArgs, type SearchAnswer, type SearchArgs } from './contract.ts';
 
@@ -31,6 +34,8 @@ export interface IndexStatus {
   bytes: number;
   build_ms?: number;
   error?: string;
+  /** With a snapshot file: rows of the last build taken from it, rows built, and the last save. */
+  snapshot?: { reused: number; built: number; saved_bytes?: number; save_ms?: number; error?: string };
 }
 
 const ROWS_PER_TASK = 250;
@@ -43,6 +48,11 @@ const SCAN_TIMEOUT_MS = 20_000;
 export interface SearchServiceOptions {
   /** Told about fingerprints computed for records that lacked them (the store keeps them). */
   onFingerprints?: (items: { id: number; fingerprints: StoredFingerprints }[]) => Promise<void> | void;
+  /**
+   * A file for the index's rows (snapshot.ts): each full build takes the rows it can from it and
+   * saves its own rows there when done, so that a restart rebuilds only what changed.
+   */
+  snapshot?: string;
 }
 
 export class SearchService {
@@ -109,16 +119,33 @@ export class SearchService {
       const started = Date.now();
       this.status = { ...this.health(), state: 'building', built: 0, total: expected };
       try {
+        const saved = await this.readSnapshot();
+        const keys = new BuildKeys();
+        let reused = 0;
+        let built = 0;
         const cols = new IndexColumns(Math.max(1024, expected ?? 0));
         this.unreadable.clear();
         for await (const page of source()) {
-          const rows = await this.rowsFor(page, (n) => (this.status.built = (this.status.built ?? 0) + n));
+          const rows: IndexRow[] = [];
+          const build: RowInput[] = [];
+          for (const input of page) {
+            const key = rowKey(input);
+            keys.push(input.id, key);
+            const row = saved?.row(input.id, key);
+            if (row) rows.push(row);
+            else build.push(input);
+          }
+          reused += rows.length;
+          built += build.length;
+          this.status.built = (this.status.built ?? 0) + rows.length;
+          rows.push(...(await this.rowsFor(build, (n) => (this.status.built = (this.status.built ?? 0) + n))));
           rows.sort((a, b) => a.id - b.id);
           cols.put(rows);
         }
         if (cols.untidy) cols.compact();
         this.cols = cols;
-        this.status = { state: 'ready', molecules: cols.live, unreadable: this.unreadable.size, bytes: cols.bytes, build_ms: Date.now() - started };
+        this.status = { state: 'ready', molecules: cols.live, unreadable: this.unreadable.size, bytes: cols.bytes, build_ms: Date.now() - started, ...(this.opts.snapshot ? { snapshot: { reused, built } } : {}) };
+        this.saveSnapshot(keys);
       } catch (e) {
         this.status = { ...this.health(), state: 'failed', error: (e as Error)?.message ?? String(e) };
         throw e;
@@ -127,6 +154,41 @@ export class SearchService {
     this.writes = this.writes.catch(() => {}).then(run);
     return this.writes;
   }
+
+  /** The last build's rows, when a snapshot file is set and holds a readable one. */
+  private async readSnapshot(): Promise<Snapshot | null> {
+    if (!this.opts.snapshot) return null;
+    try {
+      return await Snapshot.read(this.opts.snapshot);
+    } catch (e) {
+      // A cache: a broken file means building every row, and the save after the build replaces it.
+      this.lastSnapshotError = `the snapshot could not be read (${(e as Error).message}); every row was built`;
+      return null;
+    }
+  }
+
+  private lastSnapshotError?: string;
+
+  /**
+   * Saves the rows just built, in the background: the rows saved are never written again (later
+   * writes go after them or to fresh buffers), so searches and writes go on meanwhile.
+   */
+  private saveSnapshot(keys: BuildKeys): void {
+    const path = this.opts.snapshot;
+    const status = this.status.snapshot;
+    if (!path || !status) return;
+    if (this.lastSnapshotError) status.error = this.lastSnapshotError;
+    this.lastSnapshotError = undefined;
+    const started = Date.now();
+    const source = this.cols.snapshotSource(keys);
+    this.saving = writeSnapshot(path, source).then(
+      (bytes) => Object.assign(status, { saved_bytes: bytes, save_ms: Date.now() - started }),
+      (e: Error) => (status.error = `the snapshot could not be saved: ${e.message}`),
+    );
+  }
+
+  /** The snapshot save in progress (tests and shutdown wait for it). */
+  saving: Promise<unknown> = Promise.resolve();
 
   /** Adds or replaces molecules and removes others, in the order calls are made. */
   apply(put: RowInput[], remove: number[] = []): Promise<void> {

@@ -32,7 +32,8 @@ export interface StructureSearchModule {
   search: StructureSearch;
   start(): Promise<void>;
   status(): Record<string, unknown>;
-  close(): void;
+  /** Stops the timers and any backfill; resolves when a snapshot being saved is written. */
+  close(): Promise<void>;
 }
 
 export interface StructureSearchDeps {
@@ -43,6 +44,8 @@ export interface StructureSearchDeps {
   pool?: ChemPool;
   /** Distributed mode: a `commands` Redis connection and the key prefix. */
   redis?: Redis;
+  /** Inline mode: the file the index's rows are saved to after each full build and read back by the next (shared/structure-search/snapshot.ts). */
+  snapshot?: string;
   prefix: string;
   log: Logger;
 }
@@ -54,7 +57,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
   let index: SearchService | undefined;
   let publisher: RedisSearchPublisher | undefined;
   if (deps.pool) {
-    const svc = (index = new SearchService(deps.pool));
+    const svc = (index = new SearchService(deps.pool, { snapshot: deps.snapshot }));
     feed = {
       // Not awaited: the index applies writes in order, and a search waits for those before it.
       put: async (rows) => void svc.apply(rows).catch(logFailure),
@@ -115,10 +118,11 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
     status() {
       return { backfill: { ...backfill }, index: index ? index.health() : published };
     },
-    close() {
+    async close() {
       stopping.abort();
       clearInterval(ensureTimer);
       clearTimeout(rebuildTimer);
+      await index?.saving;
     },
   };
 }
