@@ -43,6 +43,8 @@ export interface IndexHealth {
   unreadable: number;
   bytes: number;
   build_ms?: number;
+  /** Rows the build took from the index's file on disk, and rows it built (docs/search.md). */
+  snapshot?: { reused: number; built: number };
 }
 
 export class NatprodApi {

@@ -259,7 +259,7 @@ try {
 
   console.log(`\nload:`);
   console.log(`  natprod catalog (derive_molecule of every line, ${THREADS} threads): ${catalog.buildMs ? sec(catalog.buildMs) : 'built earlier'}`);
-  console.log(`  natprod api start until the index is ready: ${sec(api.readyMs)} (index build ${index.build_ms != null ? sec(index.build_ms) : '?'})`);
+  console.log(`  natprod api start until the index is ready: ${sec(api.readyMs)} (index build ${index.build_ms != null ? sec(index.build_ms) : '?'}${index.snapshot ? `: ${index.snapshot.reused} rows from the saved index, ${index.snapshot.built} built` : ''})`);
   console.log(`  cartridge${load.reused ? ` (loaded earlier, ${load.loadedAt})` : ''}: ${load.steps.map(([l, ms]) => `${l} ${sec(ms)}`).join(', ')}; total ${sec(load.steps.reduce((n, [, ms]) => n + ms, 0))}`);
   console.log(`sizes:`);
   console.log(`  natprod: store on disk ${mb(dirBytes(storeDir))}, index ${mb(index.bytes)}, api RSS ${mb(rssReady)} when ready, ${mb(rssEnd)} after the queries`);

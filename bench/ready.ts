@@ -1,0 +1,41 @@
+/**
+ * How long the api takes from its start until structure search answers, over a catalog already
+ * built: the real api process started on DATA_DIR (bench/cartridge/natprod.ts), waited for until
+ * /health says the index is ready, stopped, and started again. The first start after the
+ * catalog changed builds every row it cannot take from the index's saved rows
+ * (DATA_DIR/search-index/rows.bin, docs/search.md); the next ones read them back.
+ *
+ *   node --import tsx bench/ready.ts [DATA_DIR] [--starts N] [--threads N] [--fresh]
+ *
+ * DATA_DIR defaults to bench/data/search-store (bench/data/search-catalog.ts builds it); --fresh
+ * removes the saved rows first, so that the first start builds everything; --starts (default 2).
+ * Prints per start: seconds until ready, the index build's share, rows reused and built, api RSS.
+ */
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { NatprodApi } from './cartridge/natprod.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { starts: { type: 'string', default: '2' }, threads: { type: 'string', default: '2' }, fresh: { type: 'boolean', default: false } },
+});
+const dataDir = resolve(positionals[0] ?? 'bench/data/search-store');
+if (values.fresh) await rm(join(dataDir, 'search-index'), { recursive: true, force: true });
+const mb = (b: number | null) => (b == null ? '?' : `${(b / 1048576).toFixed(0)} MB`);
+
+console.log(`api starts on ${dataDir} (${values.threads} threads)`);
+for (let i = 1; i <= Number(values.starts); i++) {
+  const api = await NatprodApi.start(dataDir, Number(values.threads));
+  const index = await api.index();
+  const rss = api.rss();
+  // The save after a build runs in the background; its size shows once it is written.
+  let saved = index.snapshot as { saved_bytes?: number } | undefined;
+  for (let k = 0; k < 600 && saved && saved.saved_bytes === undefined; k++) {
+    await new Promise((r) => setTimeout(r, 100));
+    saved = (await api.index()).snapshot as { saved_bytes?: number } | undefined;
+  }
+  await api.stop();
+  const snap = index.snapshot ? `${index.snapshot.reused} rows reused, ${index.snapshot.built} built, saved ${mb(saved?.saved_bytes ?? null)}` : 'no saved rows (distributed mode?)';
+  console.log(`start ${i}: ready after ${(api.readyMs / 1000).toFixed(1)} s, index build ${((index.build_ms ?? NaN) / 1000).toFixed(1)} s (${snap}); ${index.molecules} molecules; api RSS ${mb(rss)}`);
+}
