@@ -47,3 +47,19 @@ export function growingRanges(n: number, first: number, lanes: number, largest: 
   }
   return out;
 }
+
+/**
+ * After a range of a first-page scan finished: the last range the page still needs (the ranges
+ * after it may stop), or undefined while that is not known. `hits` holds each finished range's
+ * hit count by place (undefined: not finished). A range that alone found `need` hits makes every
+ * later one useless; so do the ranges after those finished in order once they hold `need`.
+ */
+export function lastRangeNeeded(hits: readonly (number | undefined)[], i: number, need: number): number | undefined {
+  const last = hits[i]! >= need ? i : undefined;
+  let sum = 0;
+  for (let k = 0; k < hits.length && hits[k] !== undefined; k++) {
+    sum += hits[k]!;
+    if (sum >= need) return last === undefined ? k : Math.min(last, k);
+  }
+  return last;
+}

@@ -15,7 +15,7 @@ import type { RowInput } from '../chem/catalog/ports.ts';
 import type { StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
-import { growingRanges, rankBySimilarity, rankedPage, split } from './scan-plan.ts';
+import { growingRanges, lastRangeNeeded, rankBySimilarity, rankedPage, split } from './scan-plan.ts';
 import { BuildKeys, rowKey, Snapshot, writeSnapshot } from './snapshot.ts';
 import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
 import { searchArgs, type SearchAnswer, type SearchArgs } from './contract.ts';
@@ -53,6 +53,8 @@ export interface SearchServiceOptions {
    * saves its own rows there when done, so that a restart rebuilds only what changed.
    */
   snapshot?: string;
+  /** Rows of a first page's first ranges (default FIRST_RANGE_ROWS); tests set fewer, to cover many ranges on few molecules. */
+  firstRangeRows?: number;
 }
 
 export class SearchService {
@@ -264,8 +266,9 @@ export class SearchService {
     const need = ranked || args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
     const lanes = this.threads * 2;
     // As large as the ranges of a full scan (about four per thread, at most 20,000 rows).
-    const largest = Math.max(FIRST_RANGE_ROWS, Math.min(20_000, Math.ceil(n / (this.threads * 4))));
-    const parts = need ? growingRanges(n, FIRST_RANGE_ROWS, lanes, largest) : split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
+    const first = this.opts.firstRangeRows ?? FIRST_RANGE_ROWS;
+    const largest = Math.max(first, Math.min(20_000, Math.ceil(n / (this.threads * 4))));
+    const parts = need ? growingRanges(n, first, lanes, largest) : split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
     const done: (SubstructureResult | undefined)[] = new Array(parts.length);
     // The last range still needed; ranges after it end at once (and are not started).
     const stop = new Int32Array(new SharedArrayBuffer(4));
@@ -274,14 +277,12 @@ export class SearchService {
       if (i < Atomics.load(stop, 0)) Atomics.store(stop, 0, i);
     };
     let next = 0;
+    const hits: (number | undefined)[] = new Array(parts.length);
     const settled = (i: number) => {
       if (!need) return;
-      if (done[i]!.ids.length >= need) needOnlyUpTo(i);
-      let hits = 0;
-      for (let k = 0; k < done.length && done[k]; k++) {
-        hits += done[k]!.ids.length;
-        if (hits >= need) return needOnlyUpTo(k);
-      }
+      hits[i] = done[i]!.ids.length;
+      const last = lastRangeNeeded(hits, i, need);
+      if (last !== undefined) needOnlyUpTo(last);
     };
     const lane = async () => {
       while (next < parts.length && next <= Atomics.load(stop, 0)) {

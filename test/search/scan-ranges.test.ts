@@ -6,7 +6,7 @@
  * api lists first, looked up beside the scan, give the counted order on every page.
  */
 import t from 'tap';
-import { growingRanges, split } from '../../shared/structure-search/scan-plan.ts';
+import { growingRanges, lastRangeNeeded, split } from '../../shared/structure-search/scan-plan.ts';
 import { IndexColumns } from '../../shared/structure-search/columns.ts';
 import { SearchService } from '../../shared/structure-search/service.ts';
 import { createPool } from '../../shared/threads/pool.ts';
@@ -40,6 +40,25 @@ t.test('growing ranges cover the rows once, in order, doubling per wave up to th
   t.same(split(10, 3), [[0, 4], [4, 8], [8, 10]], 'split: about `parts` equal ranges');
 });
 
+t.test('the last range a first page needs, as ranges finish in any order', async (t) => {
+  const u = undefined;
+  // [hits by range (undefined: not finished), the range that just finished, hits needed, answer]
+  const cases: [(number | undefined)[], number, number, number | undefined][] = [
+    [[25, u, u, u], 0, 21, 0],
+    [[5, u, u, u], 0, 21, u],
+    [[5, u, 30, u], 2, 21, 2],
+    [[u, u, 30, u], 2, 21, 2],
+    [[5, 10, u, 30], 3, 21, 3],
+    [[5, 10, 8, u], 2, 21, 2],
+    [[5, 10, 8, 30], 2, 21, 2],
+    [[5, 20, u, u], 1, 21, 1],
+    [[5, 10, u, 8], 3, 21, u],
+    [[5, 10, 3, 8], 2, 21, 3],
+    [[0, 0, 0, 0], 3, 1, u],
+  ];
+  for (const [hits, i, need, want] of cases) t.equal(lastRangeNeeded(hits, i, need), want, `${JSON.stringify(hits)} after range ${i}, ${need} needed: ${want}`);
+});
+
 t.test('the stop word ends the ranges placed after it; a first page is the full scan\'s', async (t) => {
   const config = loadConfig({ WORKERS: '2', LOG_LEVEL: 'silent' });
   const pool = createPool(2, threadConfig(config));
@@ -61,9 +80,10 @@ t.test('the stop word ends the ranges placed after it; a first page is the full 
   t.equal(running.next, 400, 'a range at the stop word runs to its end');
   t.same(running.ids, Array.from({ length: 100 }, (_, k) => 103 + 3 * k), 'and finds every phenol of its rows');
 
-  // Through the service: five ranges for a first page (1,024 rows each, then the rest), of
-  // which the later ones are stopped or never started when the first hold the page.
-  const service = new SearchService(pool);
+  // Through the service, with first ranges of 256 rows (4,096 in use): 256, 512, then 625 rows
+  // a range, so pages at every offset come from many ranges, of which the later ones are stopped
+  // or never started once the first hold the page.
+  const service = new SearchService(pool, { firstRangeRows: 256 });
   await service.rebuild(async function* () {
     yield smiles.map((s, i) => ({ id: i + 1, smiles: s }));
   }, smiles.length);
