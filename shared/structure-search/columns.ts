@@ -65,20 +65,8 @@ export interface IndexRow {
   pickle: Uint8Array;
 }
 
-/** The rows the index holds, in id order, with their keys: what snapshot.ts saves. */
-export interface SnapshotSource {
-  count: number;
-  ids: Int32Array;
-  key1: Uint32Array;
-  key2: Uint32Array;
-  pattern: Uint32Array;
-  morganStart: Uint32Array;
-  morganLen: Uint16Array;
-  morganHeap: Uint16Array;
-  pickleStart: Uint32Array;
-  pickleLen: Uint32Array;
-  pickleHeap: Uint8Array;
-}
+/** The rows the index holds, in id order, with their keys: what snapshot.ts saves (every column but `alive`). */
+export type SnapshotSource = Omit<IndexArrays, 'alive'> & { key1: Uint32Array; key2: Uint32Array };
 
 const sab = (bytes: number) => new SharedArrayBuffer(Math.max(8, bytes));
 
