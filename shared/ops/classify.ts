@@ -32,6 +32,68 @@ const CAFFEINE_KEY = 'RYYVLZVUVIJVGH-UHFFFAOYSA-N';
 const CLASSYFIRE_SOURCE = `${SPEC('§2.1 (10)-(11), (22)')}; ClassyFire's ChemOnt path of xanthines (test/fixtures/chemclass_lotus_labels.tsv)`;
 const named = (name: string) => ({ $fields: { name } });
 
+// Answer shapes: api/chem/handlers/classify.ts (STATUS, the submission, the retrieval), the offline
+// entity of shared/chem/classify/classify.ts (ChemclassEntity; tree.ts: TaxNode, NpResult).
+const STATUSES = ['In Queue', 'Processing', 'Done', 'Failed'] as const;
+const timestamp = () => z.string().describe('ISO 8601 time');
+const none = () => z.tuple([]).describe('Always empty');
+const taxNode = z.strictObject({ name: z.string(), description: z.string(), chemont_id: z.string(), url: z.string() });
+const entity = z.strictObject({
+  identifier: z.string(),
+  smiles: z.string().describe('RDKit canonical Kekulé SMILES'),
+  inchikey: z.string().nullable(),
+  kingdom: taxNode.nullable(),
+  superclass: taxNode.nullable(),
+  class: taxNode.nullable(),
+  subclass: taxNode.nullable(),
+  intermediate_nodes: z.array(taxNode),
+  direct_parent: taxNode.nullable(),
+  alternative_parents: z.array(taxNode),
+  ancestors: z.array(z.string()),
+  molecular_framework: z.string(),
+  substituents: z.array(z.string()),
+  description: z.string(),
+  external_descriptors: none(),
+  predicted_chebi_terms: none(),
+  predicted_lipidmaps_terms: none(),
+  classification_version: z.string(),
+  npclassifier: z.strictObject({
+    pathway: z.string().nullable(),
+    superclass: z.string().nullable(),
+    class: z.string().nullable(),
+    pathways: z.array(z.string()),
+    is_glycoside: z.boolean(),
+  }),
+});
+const retrieval = {
+  id: z.string(),
+  label: z.literal('query'),
+  classification_status: z.enum(STATUSES),
+  number_of_elements: z.int().min(0),
+  number_of_pages: z.literal(1),
+  // A job's progress as its task reports it: a number, or a small object whose keys depend on the
+  // classifier (the offline one's stage; a remote service's own progress), hence free-form.
+  progress: z.union([z.number(), z.record(z.string(), z.unknown())]),
+  created_at: timestamp(),
+  finished_at: timestamp().nullable(),
+  error: z.strictObject({ status: z.int(), detail: z.string() }).optional().describe('A failed or cancelled job only'),
+};
+const classificationAnswer = z.union([
+  z.strictObject({
+    ...retrieval,
+    classifier: z.string().startsWith('rules ').nullable().describe('The offline rule set ("rules <version>"); null until done'),
+    entities: z.array(entity),
+    invalid_entities: z.array(z.strictObject({ identifier: z.string(), report: z.array(z.string()) })),
+  }).describe('Classified offline (or not finished)'),
+  z.strictObject({
+    ...retrieval,
+    classifier: z.url().describe('The ClassyFire-compatible service (CHEMCLASS_URL) that classified it'),
+    // Passed through as that external service answers them: their shape is the service's.
+    entities: z.array(z.looseObject({})),
+    invalid_entities: z.array(z.unknown()),
+  }).describe('Classified by the service CHEMCLASS_URL names'),
+]);
+
 export const classifyOps = [
   defineOp({
     name: CHEMCLASS_SUBMIT_OP,
@@ -50,6 +112,26 @@ export const classifyOps = [
     tag: 'chem',
     args: z.object({ smiles: smiles() }),
     output: 'application/json',
+    // The 202 body of the handler (not a job record).
+    answer: z.strictObject({
+      id: z.string(),
+      label: z.literal('query'),
+      status: z.enum(STATUSES),
+      status_url: z.string().describe('URL of retrieve_chemclass_results for this job'),
+      query_input: z.string(),
+      query_type: z.literal('STRUCTURE'),
+      inchikey: z.string(),
+      query_errors: z.null(),
+      created_at: timestamp(),
+      updated_at: timestamp(),
+      finished_at: timestamp().nullable(),
+      finished_processing_at: timestamp().nullable(),
+      fstruc_file_name: z.null(),
+      fstruc_content_type: z.null(),
+      fstruc_file_size: z.null(),
+      fstruc_updated_at: z.null(),
+      tag_list: none(),
+    }),
     mode: 'long',
     task: 'chemclass_classify',
     examples: [{
@@ -74,6 +156,7 @@ export const classifyOps = [
     tag: 'chem',
     args: z.object({ jobid: z.string().min(1).max(200).describe('Job id returned by generate_chemclass_classifications') }),
     output: 'application/json',
+    answer: classificationAnswer,
     mode: 'quick',
     // Never executed: the api handler only reads the job record.
     task: 'chemclass_classify',

@@ -60,6 +60,7 @@ export const convertOps = [
         .describe('Notation of input_text; auto detects it; iupac: an IUPAC or trivial name'),
     }),
     output: 'application/json',
+    answer: z.string().nullable().describe('Canonical isomeric SMILES; null for a SELFIES without atoms'),
     task: 'generate_smiles',
     // The original service's SELFIES of caffeine (spec §2.2 (23)), which it decodes to CAFFEINE (§2.2 (18)).
     examples: [{
@@ -76,6 +77,7 @@ export const convertOps = [
     description: 'RDKit canonical isomeric SMILES in Kekulé form (`MolToSmiles(kekuleSmiles=True)`), a JSON string; caffeine → `CN1C(=O)C2=C(N=CN2C)N(C)C1=O`.' + BY_TOOLKIT,
     args: withToolkits(['cdk', 'openbabel'] as const),
     output: 'application/json',
+    answer: z.string().describe('Canonical SMILES'),
     task: 'generate_canonical_smiles',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'CN1C(=O)C2=C(N=CN2C)N(C)C1=O', source: `${SPEC('§2.2 (19)')}, toolkit rdkit` } }],
   }),
@@ -87,6 +89,7 @@ export const convertOps = [
     description: 'RDKit CXSMILES with 2D coordinates (`Compute2DCoords` then `MolToCXSmiles`), a JSON string.' + BY_TOOLKIT,
     args: withToolkits(['cdk'] as const),
     output: 'application/json',
+    answer: z.string().describe('CXSMILES with 2D coordinates'),
     task: 'generate_cxsmiles',
     // RDKit releases place the depiction differently (2022.09: centred); the bond lengths are the same.
     examples: [{
@@ -102,6 +105,7 @@ export const convertOps = [
     description: 'Standard InChI (IUPAC InChI library inside RDKit), a JSON string; null when there is nothing to describe.' + BY_TOOLKIT,
     args: withToolkits(['openbabel'] as const),
     output: 'application/json',
+    answer: z.string().nullable().describe('Standard InChI; null when there is nothing to describe'),
     task: 'generate_inchi',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'InChI=1S/C8H10N4O2/c1-10-4-9-6-5(10)7(13)12(3)8(14)11(6)2/h4H,1-3H3', source: SPEC('§2.2 (21)') } }],
   }),
@@ -113,6 +117,7 @@ export const convertOps = [
     description: 'Standard InChIKey, a JSON string; null when there is nothing to describe.' + BY_TOOLKIT,
     args: withToolkits(['openbabel'] as const),
     output: 'application/json',
+    answer: z.string().nullable().describe('Standard InChIKey; null when there is nothing to describe'),
     task: 'generate_inchikey',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', source: SPEC('§2.2 (22)') } }],
   }),
@@ -124,6 +129,12 @@ export const convertOps = [
     description: '`{"mol": V2000 molblock with 2D coordinates, "canonicalsmiles": Kekulé canonical SMILES, "inchi", "inchikey"}`.' + BY_TOOLKIT,
     args: withToolkits(['openbabel'] as const),
     output: 'application/json',
+    answer: z.strictObject({
+      mol: z.string().describe('V2000 molblock with 2D coordinates'),
+      canonicalsmiles: z.string(),
+      inchi: z.string().nullable(),
+      inchikey: z.string().nullable(),
+    }),
     task: 'generate_formats',
     examples: [{
       query: { smiles: 'CCO' },
@@ -141,6 +152,7 @@ export const convertOps = [
     description: 'RDKit `MolToSmarts` of the molecule, a JSON string.',
     args: smilesArgs(),
     output: 'application/json',
+    answer: z.string().describe('SMARTS'),
     task: 'smiles_to_smarts',
     examples: [{
       query: { smiles: CAFFEINE },

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, smiles, toolkit } from './params.ts';
 import { CAFFEINE, HORDENINE, NATIVE_RDKIT, SPEC } from './examples.ts';
+import { COCONUT_DESCRIPTORS } from './answers.ts';
 
 // Kept in step with parseRange in shared/chem/filters/filters.ts (registry files import no chemistry).
 const RANGE = /^\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*-\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*$/;
@@ -55,6 +56,7 @@ export const descriptorsOps = [
     tag: 'chem',
     args: z.object({ smiles: smiles() }),
     output: 'application/json',
+    answer: z.number().describe('NP-likeness score, 2 decimals'),
     mode: 'quick',
     task: 'generate_nplikeness_score',
     examples: [{ query: { smiles: CAFFEINE }, expected: { value: -1.09, source: `${SPEC('§2.1 (7)')}; also ${NATIVE_RDKIT} (Contrib NP_Score)` } }],
@@ -82,6 +84,8 @@ export const descriptorsOps = [
       toolkit: toolkit(['rdkit', 'cdk'] as const),
     }),
     output: 'application/json',
+    // format=json; format=html answers text/html.
+    answer: COCONUT_DESCRIPTORS,
     mode: 'quick',
     task: 'generate_descriptors',
     examples: [{ query: { smiles: HORDENINE }, expected: { value: HORDENINE_DESCRIPTORS, source: DESCRIPTORS_SOURCE } }],
@@ -100,6 +104,7 @@ export const descriptorsOps = [
       toolkit: toolkit(['rdkit', 'cdk'] as const),
     }),
     output: 'application/json',
+    answer: z.record(z.string(), COCONUT_DESCRIPTORS).describe('The descriptor set of each input, keyed by the trimmed input SMILES'),
     mode: 'quick',
     task: 'generate_multiple_descriptors',
     examples: [{
@@ -137,6 +142,7 @@ export const descriptorsOps = [
     }),
     body: { kind: 'text', field: 'smiles' },
     output: 'application/json',
+    answer: z.array(z.string()).describe('One line "<smiles> :  T, F, ..." per kept molecule'),
     mode: 'quick',
     task: 'filter_molecules',
     examples: [{

@@ -11,6 +11,9 @@ import { CAFFEINE } from './examples.ts';
 
 const OP = 'retrieve_extdb_smiles';
 
+// Kept in step with InputType in shared/extdb/identifier.ts (registry files import no task code).
+const INPUT_TYPES = ['CID', 'InChI', 'InChIKey', 'CAS', 'name'] as const;
+
 export const extdbOps = [
   defineOp({
     name: OP,
@@ -31,6 +34,13 @@ export const extdbOps = [
       identifier: z.string().max(10_000).describe('Chemical identifier: PubChem CID, InChI, InChIKey, CAS number, formula, SMILES or name'),
     }),
     output: 'application/json',
+    // ExtdbAnswer (extdb.tasks.ts), from the catalog or the external database.
+    answer: z.strictObject({
+      input: z.string(),
+      canonical_smiles: z.string().nullable().describe('null when the identifier is unknown'),
+      input_type: z.enum(INPUT_TYPES),
+      success: z.boolean(),
+    }),
     mode: 'quick',
     task: 'extdb_lookup',
     handler: 'api',

@@ -21,6 +21,10 @@ export const fragmentsOps = [
     tag: 'chem',
     args: z.object({ smiles: smiles() }),
     output: 'application/json',
+    answer: z.union([
+      z.array(z.tuple([z.array(z.int().min(0)), z.string(), z.string()])).describe('[atomIds, atoms, type] per group'),
+      z.tuple([z.strictObject({ None: z.literal('No fragments found') })]).describe('No functional group'),
+    ]),
     mode: 'quick',
     task: 'generate_fragment_functional_groups',
     examples: [{

@@ -24,6 +24,7 @@ export const hoseOps = [
       ringsize: bool(false, 'Include the sizes of the rings through the centre atom in its code'),
     }),
     output: 'application/json',
+    answer: z.array(z.string()).describe('One HOSE code per atom, in input order'),
     mode: 'quick',
     task: 'generate_HOSE_codes',
     examples: [{

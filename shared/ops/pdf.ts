@@ -10,6 +10,56 @@ import { int } from './params.ts';
 
 const MAX_PAGES_ARG = 100_000;
 
+// Answer shapes: shared/pdf/document.ts (PdfJsonDocument, schema natprod.PdfDocument 1.0.0), labels.ts (BlockLabel), load.ts (PdfInfo).
+const LABELS = ['title', 'section_header', 'text', 'list_item', 'caption', 'footnote', 'page_header', 'page_footer'] as const;
+const n = () => z.int().min(0);
+const pdfDocument = z.strictObject({
+  schema_name: z.literal('natprod.PdfDocument'),
+  version: z.literal('1.0.0'),
+  name: z.string(),
+  origin: z.strictObject({
+    filename: z.string(),
+    mimetype: z.literal('application/pdf'),
+    binary_hash: z.string().describe('SHA-256, hex'),
+    size_bytes: n(),
+  }),
+  metadata: z.strictObject({
+    pdf_version: z.string().optional(),
+    title: z.string().optional(),
+    author: z.string().optional(),
+    subject: z.string().optional(),
+    keywords: z.string().optional(),
+    creator: z.string().optional(),
+    producer: z.string().optional(),
+    creation_date: z.string().optional(),
+    modification_date: z.string().optional(),
+  }).describe("The PDF's information dictionary; absent or empty entries are left out"),
+  page_count: n(),
+  pages_read: n(),
+  truncated: z.boolean(),
+  page_limit: n(),
+  title: z.string().nullable(),
+  pages: z.array(z.strictObject({
+    page_no: z.int().min(1),
+    size: z.strictObject({ width: z.number(), height: z.number() }),
+    rotation: z.int(),
+    blocks: z.array(z.string()).describe('Ids of the blocks of the page, in reading order'),
+  })),
+  blocks: z.array(z.strictObject({
+    id: z.string().describe('#/blocks/<n>'),
+    order: n(),
+    page_no: z.int().min(1),
+    label: z.enum(LABELS),
+    level: z.int().min(1).optional().describe('Section headers only'),
+    text: z.string(),
+    bbox: z.strictObject({ l: z.number(), t: z.number(), r: z.number(), b: z.number(), coord_origin: z.literal('TOPLEFT') }),
+    font_size: z.number(),
+    font: z.string(),
+    line_count: n(),
+  })),
+  headings: z.array(z.strictObject({ block: z.string(), page_no: z.int().min(1), level: z.int().min(1), text: z.string() })),
+});
+
 const upload = {
   pdf_base64: z.string().min(1, 'pdf_base64 must not be empty')
     .describe('The PDF file, base64-encoded (REST clients upload it as the multipart file field pdf_file instead)'),
@@ -46,6 +96,8 @@ export const pdfOps = [
     }),
     body: { kind: 'multipart', field: 'pdf_file', into: 'pdf_base64', filenameInto: 'filename', magic: { bytes: '%PDF-', what: 'PDF' } },
     output: 'application/json',
+    // The job's result.
+    answer: pdfDocument,
     mode: 'long',
     task: 'extract_pdf_json',
   }),
@@ -67,6 +119,8 @@ export const pdfOps = [
     }),
     body: { kind: 'multipart', field: 'pdf_file', into: 'pdf_base64', filenameInto: 'filename', magic: { bytes: '%PDF-', what: 'PDF' } },
     output: 'application/json',
+    // The job's result.
+    answer: z.strictObject({ text: z.string(), pdf_filename: z.string() }),
     mode: 'long',
     task: 'extract_pdf_text',
   }),

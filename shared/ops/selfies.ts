@@ -21,6 +21,7 @@ export const selfiesOps = [
     tag: 'convert',
     args: z.object({ smiles: smiles() }),
     output: 'application/json',
+    answer: z.string().describe('SELFIES'),
     mode: 'quick',
     task: 'generate_selfies',
     examples: [{

@@ -34,6 +34,10 @@ export const similarityOps = [
     output: 'application/json',
     // Tanimoto values are Python floats in the original: `1.0` for identical fingerprints.
     floats: true,
+    answer: z.union([
+      z.number().describe('Two molecules: their Tanimoto similarity'),
+      z.array(z.array(z.number())).describe('Three or more: the full matrix, rows in input order'),
+    ]),
     mode: 'quick',
     task: 'generate_bitsimilarity_similarity',
     examples: [{

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineOp, type Expected } from './types.ts';
 import { bool, smiles } from './params.ts';
 import { ACETONE_MOLFILE, NATIVE_RDKIT, SPEC } from './examples.ts';
+import { CHECKER_ISSUE, COCONUT_DESCRIPTORS } from './answers.ts';
 
 const PIPELINE =
   'ChEMBL Structure Pipeline rules re-implemented on RDKit: explicit hydrogens removed (except those carrying ' +
@@ -28,6 +29,24 @@ const ethanolRecord = {
   descriptors: { descriptors: NOT_COMPUTED },
 };
 
+// Answer shapes (standardize.tasks.ts; preprocess.ts: PreprocessRecord).
+const checked = z.strictObject({
+  smi: z.string(),
+  messages: z.union([z.array(CHECKER_ISSUE).min(1), z.tuple([z.literal('No Errors Found')])]),
+});
+const preprocessRecord = z.strictObject({
+  representations: z.strictObject({
+    '2D_MOL': z.string().describe('V2000 molblock'),
+    '3D_MOL': z.string().describe(`3D molblock with hydrogens, or "${NOT_COMPUTED}"`),
+    canonical_smiles: z.string(),
+    standard_inchi: z.string().nullable(),
+    standard_inchikey: z.string().nullable(),
+    Murcko_framework: z.string(),
+  }),
+  descriptors: z.union([COCONUT_DESCRIPTORS, z.strictObject({ descriptors: z.literal(NOT_COMPUTED) })]),
+});
+const checkedRecord = preprocessRecord.extend({ has_stereo: z.boolean(), has_stereo_defined: z.boolean(), errors: z.array(CHECKER_ISSUE) });
+
 export const standardizeOps = [
   defineOp({
     name: 'standardize_molblock',
@@ -45,6 +64,9 @@ export const standardizeOps = [
     }),
     body: { kind: 'text', field: 'molblock' },
     output: 'application/json',
+    answer: z
+      .object({ standardized_mol: z.string().describe('V2000 molblock'), canonical_smiles: z.string(), inchi: z.string(), inchikey: z.string() })
+      .catchall(z.union([z.string(), z.number()]).describe("An SD data field of the input record (numeric text as a number)")),
     mode: 'quick',
     task: 'standardize_molblock',
     examples: [{
@@ -77,6 +99,7 @@ export const standardizeOps = [
       fix: bool(false, 'Standardize the structure when issues are found and check it again'),
     }),
     output: 'application/json',
+    answer: z.union([checked, z.strictObject({ original: checked, standardized: checked })]),
     mode: 'quick',
     task: 'check_errors',
     examples: [{ query: { smiles: 'CCO' }, expected: { value: { smi: 'CCO', messages: ['No Errors Found'] }, source: SPEC('§2.1 (6)') } }],
@@ -100,6 +123,7 @@ export const standardizeOps = [
       descriptors: bool(false, 'Also compute the COCONUT descriptor set for the three structures'),
     }),
     output: 'application/json',
+    answer: z.strictObject({ original: checkedRecord, standardized: checkedRecord, parent: preprocessRecord }),
     mode: 'quick',
     task: 'generate_collection_preprocessing',
     examples: [{

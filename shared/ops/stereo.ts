@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { int, smiles } from './params.ts';
 import { NATIVE_RDKIT } from './examples.ts';
+import { count } from './answers.ts';
 
 export const stereoOps = [
   defineOp({
@@ -24,6 +25,11 @@ export const stereoOps = [
       max_isomers: int(1024, 1, 1024, 'Largest number of stereoisomers returned'),
     }),
     output: 'application/json',
+    // stereo.tasks.ts: the array, or the object when the enumeration was cut short.
+    answer: z.union([
+      z.array(z.string()).describe('Isomeric SMILES, sorted'),
+      z.strictObject({ isomers: z.array(z.string()), truncated: z.literal(true), max_isomers: count(), stereo_elements: count() }),
+    ]),
     mode: 'quick',
     task: 'enumerate_stereoisomers',
     examples: [{

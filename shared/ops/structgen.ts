@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, int } from './params.ts';
 import { SPEC } from './examples.ts';
+import { count } from './answers.ts';
 
 /** Largest heavy-atom cap a caller may ask for; the default cap is the original service's 10. */
 export const MAX_HEAVY_ATOMS_LIMIT = 14;
@@ -40,6 +41,15 @@ export const structgenOps = [
       allow_4_cycles: bool(false, 'Allow cycles of length 4 (surge without -f0)'),
     }),
     output: 'application/json',
+    // The job's result (structgen.tasks.ts, generateStructures).
+    answer: z.strictObject({
+      total_count: count(),
+      generated_count: count(),
+      structures: z.array(z.string()).describe('RDKit canonical SMILES, at most `limit`'),
+      settings: z.record(z.string(), z.string()).describe('The surge options applied (e.g. "-P"), each with what it means'),
+      formula: z.string(),
+      limit_applied: z.boolean(),
+    }),
     mode: 'long',
     task: 'generate_structures',
     // surge's two C6H6 structures under the default restrictions (spec: C=C1C=CC=C1 and C1=CC=CC=C1),

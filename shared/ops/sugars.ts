@@ -41,6 +41,16 @@ const NOTE =
   'Sugar Removal Utility (Schaub et al., J Cheminform 2020, 12:67) re-implemented on RDKit. ' +
   'The remaining structure is an RDKit canonical Kekulé SMILES (the original service wrote CDK canonical SMILES). ';
 
+// Kept in step with sugarInfoMessage in shared/chem/sugars/sugars.ts.
+const SUGAR_INFO = [
+  'The molecule contains Linear and Circular sugars',
+  'The molecule contains only Linear sugar',
+  'The molecule contains only Circular sugar',
+  'The molecule contains no sugar',
+] as const;
+/** The removal operations' answer: what is left, or the original's "No ... found" text. */
+const REMAINDER = z.string().describe('The remaining structure (RDKit canonical Kekulé SMILES), or the "No ... found" text');
+
 export const sugarsOps = [
   defineOp({
     name: 'get_sugar_information',
@@ -52,6 +62,7 @@ export const sugarsOps = [
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...circular(false), ...linear }),
     output: 'application/json',
+    answer: z.enum(SUGAR_INFO),
     mode: 'quick',
     task: 'get_sugar_information',
     examples: [{
@@ -68,6 +79,7 @@ export const sugarsOps = [
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...linear, ...removal }),
     output: 'application/json',
+    answer: REMAINDER,
     mode: 'quick',
     task: 'remove_linear_sugars',
     examples: [{
@@ -86,6 +98,7 @@ export const sugarsOps = [
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...circular(true), ...removal }),
     output: 'application/json',
+    answer: REMAINDER,
     mode: 'quick',
     task: 'remove_circular_sugars',
     examples: [{ query: { smiles: PICEIN }, expected: PICEOL }],
@@ -100,6 +113,7 @@ export const sugarsOps = [
     tag: 'tools',
     args: z.object({ smiles: smiles(), ...circular(true), ...linear, ...removal }),
     output: 'application/json',
+    answer: REMAINDER,
     mode: 'quick',
     task: 'remove_linear_and_circular_sugars',
     examples: [{ query: { smiles: PICEIN }, expected: PICEOL }],

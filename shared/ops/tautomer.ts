@@ -20,6 +20,7 @@ export const tautomerOps = [
     tag: 'chem',
     args: z.object({ smiles: smiles() }),
     output: 'application/json',
+    answer: z.string().describe('Canonical tautomer, isomeric Kekulé SMILES'),
     mode: 'quick',
     task: 'standardize_tautomer',
     examples: [{

@@ -59,6 +59,16 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
    * (job records and MCP structured content carry the plain number).
    */
   floats?: boolean;
+  /**
+   * The successful answer's shape, for the OpenAPI document and the answer-checking test
+   * (test/api/answers.ts): required for every operation that can answer `application/json`
+   * (with `outputBy`, the shape of its JSON variant), absent for text, SVG, PNG and HTML answers,
+   * whose media type says what they are. It describes the JSON value itself: for a long operation
+   * submitted as a job (202 with `{job_id, status, status_url}`), the job's `result` once it has
+   * succeeded; for an operation with an api-side handler, what that handler answers (its 202 body,
+   * for a submission). With `floats`, numbers are still numbers (`1.0` is the number 1).
+   */
+  answer?: z.ZodType;
   /** MCP tool title; default: `summary`. */
   title?: string;
   /**

@@ -1,7 +1,8 @@
 /**
  * Every registered operation through HTTP in both runner modes: a valid call answers with the
  * declared media type (quick: 200; long: 202 then a job that succeeds) and the value its registry
- * example expects from an independent reference (test/api/expected.ts), an unreadable structure
+ * example expects from an independent reference (test/api/expected.ts), a JSON answer (a long
+ * job's result) fits the operation's declared answer schema (test/api/answers.ts), an unreadable structure
  * is a 422 naming it, a bad parameter is FastAPI's 422 list, and /latest serves the same answer.
  * The external compound database is a recording of PubChem (test/extdb/fake-pugrest.ts).
  */
@@ -12,6 +13,7 @@ import type { OpDef } from '../../shared/ops/types.ts';
 import { build, MODES } from '../helpers/app.ts';
 import { startFakePugRest } from '../extdb/fake-pugrest.ts';
 import { answerOf, mismatches } from './expected.ts';
+import { answersJson, answerViolations } from './answers.ts';
 import { multipart, samplePdf, SAMPLES, type Sample } from './samples.ts';
 import { NO_REDIS, skipAll } from '../helpers/skip.ts';
 
@@ -22,6 +24,11 @@ t.teardown(() => pubchem.close());
 /** The answer of `op` against its sample's expected value (JSON values as parsed, other answers as text). */
 function checkExpected(t: Same, op: OpDef, s: Sample, answer: unknown) {
   t.same(mismatches(s.expected!.value, answer), [], `${op.name}: the expected answer (${s.expected!.source})`);
+}
+
+/** A JSON answer against the operation's declared answer schema (the shape the OpenAPI document gives). */
+function checkShape(t: Same, op: OpDef, answer: unknown) {
+  t.same(answerViolations(op, answer), [], `${op.name}: the declared answer schema`);
 }
 
 async function call(app: FastifyInstance, op: OpDef, s: Sample, prefix = '', extra: Record<string, string> = {}): Promise<LightMyRequestResponse> {
@@ -88,6 +95,7 @@ for (const mode of MODES) {
           if (op.handler === 'api') {
             jobsByOp.set(op.name, sub.id);
             checkExpected(t, op, s, sub);
+            checkShape(t, op, sub);
             return;
           }
           t.match(sub, { job_id: String, status: /queued|running|succeeded/, status_url: /\/jobs\// });
@@ -96,11 +104,13 @@ for (const mode of MODES) {
           t.equal(done.status, 'succeeded', JSON.stringify(done.error));
           t.equal(done.op, op.name);
           checkExpected(t, op, s, done.result);
+          checkShape(t, op, done.result);
           return;
         }
         t.equal(res.statusCode, 200, res.body.slice(0, 300));
         checkMedia(t, op, res.headers['content-type'] as string, res.body);
         checkExpected(t, op, s, answerOf(res.headers['content-type'] as string, res.body));
+        if (answersJson(op) && /^application\/json/.test(String(res.headers['content-type']))) checkShape(t, op, res.json());
         if (op.mode === 'quick' && op.method === 'GET') {
           const latest = await call(app, op, s, '/latest');
           t.equal(latest.statusCode, 200);
@@ -119,6 +129,7 @@ for (const mode of MODES) {
       const res = await call(app, op, s);
       t.equal(res.statusCode, 200);
       checkExpected(t, op, s, res.json());
+      checkShape(t, op, res.json());
     });
 
     t.test('unreadable structures are a 422 that names the input', async (t) => {
