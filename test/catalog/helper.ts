@@ -1,7 +1,8 @@
 /**
- * Test helper: a Fastify app with the catalog plugin over a fresh store (embedded in a temp dir,
- * or MongoDB in a random database when MONGO_URL is set and `kind` is 'mongo'), one token per
- * role, and a fake `derive` keyed by SMILES (no RDKit).
+ * Test helper: a Fastify app with the catalog plugin over a fresh store (embedded in a temp dir;
+ * MongoStore over the in-process mingo stand-in, test/helpers/mingo-mongo.ts, for 'mingo'; or
+ * MongoDB in a random database when MONGO_URL is set and `kind` is 'mongo'), one token per role,
+ * and a fake `derive` keyed by SMILES (no RDKit).
  */
 import type { Teardown as Tap } from '../helpers/task.ts';
 import { createHash } from 'node:crypto';
@@ -19,17 +20,29 @@ import { openStore } from '../../api/catalog/store/open.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { invalidStructure } from '../../shared/errors.ts';
 
-export type StoreKind = 'embedded' | 'mongo';
+export type StoreKind = 'embedded' | 'mingo' | 'mongo';
 
 /**
- * Store kinds to run contract tests against: both, always; give each test `storeVariant(kind)`
- * (test/helpers/skip.ts) so the mongo one is a named skip, not a silent absence, without MONGO_URL.
+ * Store kinds to run contract tests against: embedded and mongo, always; give each test
+ * `storeVariant(kind)` (test/helpers/skip.ts) so the mongo one is a named skip, not a silent
+ * absence, without MONGO_URL. `mingo`: also MongoStore's own code over the in-process stand-in
+ * (test/helpers/mingo-mongo.ts), always run. The store tests and the search tests ask for it; the
+ * other app-level tests do not (the stand-in scans and copies the documents on every query: a
+ * few seconds per file, minutes for a generated catalog), and store-conformance.test.ts runs
+ * every store method on it.
  */
-export function storeKinds(): StoreKind[] {
-  return ['embedded', 'mongo'];
+export function storeKinds(opts: { mingo?: boolean } = {}): StoreKind[] {
+  return opts.mingo ? ['embedded', 'mingo', 'mongo'] : ['embedded', 'mongo'];
 }
 
 export async function makeStore(t: Tap, kind: StoreKind = 'embedded'): Promise<CatalogStore> {
+  if (kind === 'mingo') {
+    // Loaded here: mongoose and mingo only for the tests that ask for this kind.
+    const [{ MongoStore }, { MingoConnection }] = await Promise.all([import('../../api/catalog/store/mongo.ts'), import('../helpers/mingo-mongo.ts')]);
+    const store = await MongoStore.over(new MingoConnection());
+    t.teardown(() => store.close());
+    return store;
+  }
   if (kind === 'mongo') {
     const url = new URL(process.env.MONGO_URL!);
     url.pathname = `/natprod_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

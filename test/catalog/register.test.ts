@@ -10,7 +10,7 @@ import { verifyPassword } from '../../api/catalog/auth/auth.ts';
 import { REGISTERED_MESSAGE } from '../../api/catalog/auth/register.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { build as buildFullApp } from '../helpers/app.ts';
-import { fakeDerive, makeStore, seed, storeKinds } from './helper.ts';
+import { fakeDerive, makeStore, seed, storeKinds, type StoreKind } from './helper.ts';
 import { storeVariant } from '../helpers/skip.ts';
 
 const VALID = {
@@ -24,7 +24,7 @@ const VALID = {
   orcid_id: '0000-0002-1825-0097',
 };
 
-async function app(t: Tap, registration: boolean | undefined, kind: 'embedded' | 'mongo' = 'embedded') {
+async function app(t: Tap, registration: boolean | undefined, kind: StoreKind = 'embedded') {
   const store = await makeStore(t, kind);
   const a = Fastify();
   await a.register(catalogPlugin, { store, derive: fakeDerive, ...(registration === undefined ? {} : { registration }) });

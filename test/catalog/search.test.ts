@@ -3,7 +3,7 @@ import t from 'tap';
 import { build, seed, storeKinds } from './helper.ts';
 import { storeVariant } from '../helpers/skip.ts';
 
-for (const kind of storeKinds()) {
+for (const kind of storeKinds({ mingo: true })) {
   t.test(`search on ${kind}`, storeVariant(kind), async (t) => {
     const b = await build(t, kind);
     await seed(b.store);

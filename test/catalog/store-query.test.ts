@@ -21,7 +21,7 @@ function rng(seed: number) {
   };
 }
 
-for (const kind of storeKinds()) {
+for (const kind of storeKinds({ mingo: true })) {
   t.test(`containing: ranks and extra fields (${kind})`, storeVariant(kind), async (t) => {
     const s = await makeStore(t, kind);
     await s.insertMany('molecules', [

@@ -19,8 +19,8 @@ export function skipAll(t: Plannable, reason: string): void {
   t.plan(0, reason);
 }
 
-/** Options of a test that runs against the given store kind: the mongo one is skipped without MONGO_URL. */
-export function storeVariant(kind: 'embedded' | 'mongo'): { skip: string | false } {
+/** Options of a test that runs against the given store kind: the mongo one is skipped without MONGO_URL ('embedded' and 'mingo' always run). */
+export function storeVariant(kind: 'embedded' | 'mingo' | 'mongo'): { skip: string | false } {
   return { skip: kind === 'mongo' && !process.env.MONGO_URL ? MONGO_VARIANT : false };
 }
 

@@ -44,12 +44,43 @@ function clean(d: Record<string, unknown>): Doc {
   return rest as Doc;
 }
 
+/**
+ * MongoDB answers a dotted projection (`properties.x`) with an empty parent (`properties: {}`)
+ * where the parent holds no such field; the port leaves the field out, as the embedded store does.
+ */
+function dropEmptyParents(d: Record<string, unknown>, path: string[]): void {
+  const v = d[path[0]];
+  if (path.length < 2 || !v || typeof v !== 'object' || Array.isArray(v) || v instanceof Date) return;
+  dropEmptyParents(v as Record<string, unknown>, path.slice(1));
+  if (!Object.keys(v).length) delete d[path[0]];
+}
+
+/** The native collection calls MongoStore makes (the MongoDB driver's `Collection`). */
+export type MongoCollection = Pick<
+  mongoose.mongo.Collection,
+  'aggregate' | 'countDocuments' | 'createIndex' | 'deleteMany' | 'distinct' | 'findOne' | 'findOneAndUpdate' | 'insertMany' | 'replaceOne' | 'updateOne'
+>;
+
+/**
+ * What MongoStore uses of a connection: a mongoose connection (`open`), or, in the tests, an
+ * in-process stand-in that runs the same calls through mingo (test/helpers/mingo-mongo.ts).
+ */
+export interface MongoConnection {
+  collection(name: string): MongoCollection;
+  close(): Promise<void>;
+}
+
 export class MongoStore implements CatalogStore {
   readonly kind = 'mongo' as const;
-  private constructor(private readonly conn: mongoose.Connection) {}
+  private constructor(private readonly conn: MongoConnection) {}
 
   static async open(url: string): Promise<MongoStore> {
     const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5000 }).asPromise();
+    return MongoStore.over(conn);
+  }
+
+  /** The store over an open connection: creates the indexes (each a no-op when it exists). */
+  static async over(conn: MongoConnection): Promise<MongoStore> {
     const s = new MongoStore(conn);
     for (const [name, fields] of Object.entries(INDEXES)) {
       const c = s.col(name as CollectionName);
@@ -85,7 +116,12 @@ export class MongoStore implements CatalogStore {
     pipeline.push({ $project: proj });
     // A sort over a whole collection without an index may exceed the in-memory sort limit.
     const docs = await this.col(coll).aggregate(pipeline, { allowDiskUse: true }).toArray();
-    return docs.map((d) => clean(d as Record<string, unknown>));
+    const dotted = (opts.fields ?? []).filter((f) => f.includes('.')).map((f) => f.split('.'));
+    return docs.map((d) => {
+      const out = clean(d as Record<string, unknown>);
+      for (const path of dotted) dropEmptyParents(out, path);
+      return out;
+    });
   }
 
   count(coll: CollectionName, filter: Filter) {
