@@ -1,8 +1,8 @@
 /**
- * The api as one Fastify plugin tree: infrastructure plugins (errors, metrics, security, limits,
- * multipart, docs), then the routes (health, chemistry from the registry, jobs, MCP, catalog,
- * admin). It receives ready services and opens nothing itself, so tests build it around their
- * own runner and store.
+ * The api as one Fastify plugin tree: infrastructure plugins (errors, compression, metrics,
+ * security, limits, multipart, docs), then the routes (health, chemistry from the registry, jobs,
+ * MCP, catalog, admin). It receives ready services and opens nothing itself, so tests build it
+ * around their own runner and store.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -12,6 +12,7 @@ import { dumpSettings } from './catalog/dumps/routes.ts';
 import { lookupOptions } from './catalog/lookup/routes.ts';
 import type { ApiContext } from './chem/context.ts';
 import errors from './plugins/errors.ts';
+import compress from './plugins/compress.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import security from './plugins/security.ts';
 import limits from './plugins/limits.ts';
@@ -47,6 +48,8 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
   lingerAfterEarlyAnswers(app.server);
 
   await app.register(errors);
+  // Before any route: it adds itself to each route as its last onSend hook (docs/operations.md, "Compression").
+  await app.register(compress, { minBytes: config.COMPRESS_MIN_BYTES });
   await app.register(metricsPlugin, { metrics });
   // CORS, security headers, then limits per client (docs/operations.md).
   await app.register(security, { config });

@@ -6,7 +6,8 @@
  *    molecules made from them (distinct identifiers and InChIKeys; each linked to an organism
  *    with an NCBI id, a citation and a collection), as bench/catalog.ts does.
  * 2. Times `writeDump` without the 3D SDF (SDF 2D, CSV lite, CSV full, manifest) through an
- *    inline runner on a pool of `--workers` chemistry threads: wall time, molecules/s, sizes.
+ *    inline runner on a pool of `--workers` chemistry threads: wall time, molecules/s, sizes
+ *    (each file's and its `.gz`'s).
  * 3. Times 3D embedding (`generate_3d_coordinates`, as the 3D SDF runs it) on SAMPLE_3D demo
  *    structures (every k-th, so sizes are spread as in the demo set) and extrapolates to N.
  * It prints figures; it asserts nothing.
@@ -102,7 +103,7 @@ try {
     });
     const ms = performance.now() - t2;
     console.log(`dump without 3D: ${manifest.molecules} molecules in ${secs(ms)} (${Math.round(manifest.molecules / (ms / 1000))} molecules/s)`);
-    for (const f of manifest.files) console.log(`  ${f.name}: ${(f.size / 1e6).toFixed(1)} MB, ${f.records} records`);
+    for (const f of manifest.files) console.log(`  ${f.name}: ${(f.size / 1e6).toFixed(1)} MB, ${f.records} records${f.gz ? `; ${f.gz.name}: ${(f.gz.size / 1e6).toFixed(1)} MB` : ''}`);
 
     const step = Math.max(1, Math.floor(templates.length / SAMPLE_3D));
     const sample = templates.filter((_, i) => i % step === 0).slice(0, SAMPLE_3D).map((tp) => tp.derived.canonical_smiles);

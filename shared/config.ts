@@ -103,6 +103,11 @@ const schema = z.object({
   BODY_LIMIT: intVar(1_048_576, 1024),
   /** Bytes accepted in one uploaded file. */
   UPLOAD_LIMIT: intVar(20 * 1_048_576, 1024),
+  /**
+   * HTTP compression (api/plugins/compress.ts): JSON, text, CSV, SDF, MOL and SVG answers of at
+   * least this many bytes go out gzip- or br-encoded when the client accepts it; 0 = never.
+   */
+  COMPRESS_MIN_BYTES: intVar(1024, 0),
   /** Port of the worker process's own /health and /metrics server (0 = any free port). */
   WORKER_METRICS_PORT: intVar(9100, 0),
   /** Shutdown grace period in ms: in-flight work gets this long before it is handed back. */

@@ -21,7 +21,8 @@ export const LIST_DUMPS_TOOL: Tool = {
     'List the full dumps of the natural-product catalog',
     'Every complete dated dump (newest first) as GET /api/dumps lists it: its date, software version and molecule count, ' +
       'and each file (SDF 2D, SDF 3D when made, CSV lite, CSV full with organisms, NCBI taxon ids, DOIs and collections) ' +
-      'with its record count, size, SHA-256 and download URL. `latest: true` gives only the newest dump.',
+      'with its record count, size, SHA-256 and download URL, and its gzip-compressed copy (`gz`: name, size, SHA-256, URL). ' +
+      '`latest: true` gives only the newest dump.',
   ].join('\n\n'),
   inputSchema: {
     type: 'object',

@@ -6,6 +6,9 @@
  * SD tags, RDKit's atom counts and (3D) non-zero z coordinates, provenance columns name the
  * linked organisms, DOIs and collections; downloads with ranges (206, 416), If-Range, path
  * traversal refused; a dump interrupted between pages leaves no directory or file; `list_dumps`.
+ * Each file's `.gz` beside it: it decodes to exactly the plain file, its size and SHA-256 are in
+ * the manifest, it downloads by its own name, and a client accepting gzip gets the plain name's
+ * whole file from it (`Content-Encoding: gzip`), a range still from the plain file.
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
@@ -13,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseRange } from '../../api/catalog/dumps/range.ts';
 import { AtomicFile, writeAtomic } from '../../api/catalog/dumps/writer.ts';
 import { FULL_FIELDS, LITE_FIELDS, SDF_FIELDS, today, writeDump, type DumpManifest } from '../../api/catalog/dumps/dump.ts';
@@ -77,6 +81,21 @@ t.test('atomic writer: a failed or interrupted write leaves nothing under the fi
   t.same(ok, { size: 11, sha256: sha256('hello world') });
   t.equal(await readFile(final, 'utf8'), 'hello world');
   t.same(await readdir(dir), ['out.csv'], 'no temporary file left after commit');
+
+  // With its .gz sibling: both or (aborted) neither, the .gz decoding to the plain bytes.
+  const zipped = join(dir, 'z.sdf');
+  const aborted = await AtomicFile.create(zipped, { gzip: true });
+  await aborted.write('partial\n'.repeat(1000));
+  await aborted.abort();
+  t.same((await readdir(dir)).sort(), ['out.csv'], 'aborted with its .gz: nothing left');
+  const g = await AtomicFile.create(zipped, { gzip: true });
+  const text = Array.from({ length: 5000 }, (_, i) => `record ${i}\n$$$$\n`);
+  for (let i = 0; i < text.length; i += 500) await g.write(text.slice(i, i + 500).join(''));
+  const done = await g.commit();
+  const gzBytes = await readFile(`${zipped}.gz`);
+  t.same(gunzipSync(gzBytes), await readFile(zipped), '.gz decodes to the plain file');
+  t.same(done, { size: Buffer.byteLength(text.join('')), sha256: sha256(text.join('')), gz: { size: gzBytes.length, sha256: sha256(gzBytes) } });
+  t.same((await readdir(dir)).sort(), ['out.csv', 'z.sdf', 'z.sdf.gz'], 'no temporary file left');
 });
 
 t.test('command line', async (t) => {
@@ -131,7 +150,7 @@ t.test('dumps over REST (inline runner)', async (t) => {
   t.equal(again.statusCode, 409, 'a dump of today exists');
   t.match(again.json().message, /force/);
 
-  const list = (await app.inject({ method: 'GET', url: '/api/dumps' })).json() as { data: (Omit<DumpManifest, 'files'> & { manifest_url: string; files: (DumpManifest['files'][number] & { url: string })[] })[] };
+  const list = (await app.inject({ method: 'GET', url: '/api/dumps' })).json() as { data: (Omit<DumpManifest, 'files'> & { manifest_url: string; files: (DumpManifest['files'][number] & { url: string; gz?: { name: string; size: number; sha256: string; url: string } })[] })[] };
   t.equal(list.data.length, 1);
   const m = list.data[0];
   t.equal(m.date, today());
@@ -155,6 +174,33 @@ t.test('dumps over REST (inline runner)', async (t) => {
   const onDisk = JSON.parse(await readFile(join(dir, m.date, 'manifest.json'), 'utf8')) as DumpManifest;
   t.same((await get(m.manifest_url)).json(), onDisk, 'manifest.json served');
   for (const f of onDisk.files) t.equal(sha256(await readFile(join(dir, m.date, f.name))), f.sha256, `${f.name}: on disk`);
+
+  // Each file's .gz: the same bytes, its size and SHA-256 in the manifest, by its own name or as
+  // the plain name's encoding for a client that accepts gzip (never for a range).
+  for (const f of m.files) {
+    t.equal(f.gz?.name, `${f.name}.gz`, `${f.name}: its .gz in the manifest`);
+    const gz = await get(f.gz!.url);
+    t.equal(gz.statusCode, 200);
+    t.equal(gz.headers['content-type'], 'application/gzip');
+    t.equal(gz.headers['content-encoding'], undefined, `${f.gz!.name}: a file, not an encoding`);
+    t.equal(gz.rawPayload.length, f.gz!.size, `${f.gz!.name}: size in the manifest`);
+    t.equal(sha256(gz.rawPayload), f.gz!.sha256, `${f.gz!.name}: SHA-256 in the manifest`);
+    t.same(gunzipSync(gz.rawPayload), bodies.get(f.kind), `${f.gz!.name}: decodes to exactly ${f.name}`);
+    t.ok(f.gz!.size < f.size / 2, `${f.name}: ${f.size} → ${f.gz!.size} bytes`);
+    const encoded = await get(f.url, { 'accept-encoding': 'gzip, deflate, br' });
+    t.equal(encoded.headers['content-encoding'], 'gzip', `${f.name} to a client accepting gzip: from the .gz`);
+    t.equal(encoded.headers['content-length'], String(f.gz!.size));
+    t.equal(encoded.headers.etag, `"${f.sha256}-gzip"`);
+    t.match(encoded.headers.vary, /Accept-Encoding/);
+    t.same(encoded.rawPayload, gz.rawPayload);
+    const ranged = await get(f.url, { 'accept-encoding': 'gzip', range: 'bytes=0-99' });
+    t.equal(ranged.statusCode, 206);
+    t.equal(ranged.headers['content-encoding'], undefined, `${f.name}: a range is of the plain file`);
+    t.same(ranged.rawPayload, bodies.get(f.kind)!.subarray(0, 100));
+  }
+  const brOnly = await get(m.files[0].url, { 'accept-encoding': 'br' });
+  t.equal(brOnly.headers['content-encoding'], 'br', 'a client taking br only: compressed as it streams');
+  t.same(brotliDecompressSync(brOnly.rawPayload), bodies.get(m.files[0].kind));
   t.same((await readdir(dir)).filter((n) => n.startsWith('.')), [], 'no staging directory left');
 
   // CSV lite = the export route's CSV of the same columns, byte for byte.
@@ -260,7 +306,7 @@ t.test('dumps over REST (inline runner)', async (t) => {
   t.same((await readdir(dir)).sort(), [m.date], 'interrupted: no staging directory or temporary file left');
   const replaced = await writeDump({ ...base, date: m.date, force: true, pageSize: 7 });
   t.same(replaced.files.map((f) => f.kind), ['sdf-2d', 'csv-lite', 'csv-full']);
-  t.equal((await readdir(join(dir, m.date))).length, 4, 'the replaced dump holds only its own files (extra.txt is gone)');
+  t.equal((await readdir(join(dir, m.date))).length, 7, 'the replaced dump holds only its own files and their .gz (extra.txt is gone)');
   t.same(bodies.get('csv-lite')!.toString('utf8'), await readFile(join(dir, m.date, 'molecules-lite.csv'), 'utf8'), 'paging does not change the file');
   await mkdir(join(dir, 'not-a-dump'), { recursive: true });
   t.equal((await app.inject({ method: 'GET', url: '/api/dumps' })).json().data.length, 1, 'only directories with a manifest are listed');
@@ -277,6 +323,9 @@ t.test('dumps over REST (inline runner)', async (t) => {
   const body3d = await readFile(join(dir, 'small', '2002-03-04', f3d.name));
   t.equal(sha256(body3d), f3d.sha256, '3D file: SHA-256 in the manifest');
   t.equal(body3d.length, f3d.size);
+  const gz3d = await readFile(join(dir, 'small', '2002-03-04', f3d.gz!.name));
+  t.equal(sha256(gz3d), f3d.gz!.sha256, '3D .gz: SHA-256 in the manifest');
+  t.same(gunzipSync(gz3d), body3d, '3D .gz: decodes to the 3D file');
   const sdf3d = parseSdf(body3d.toString('utf8'));
   t.equal(f3d.records, 4);
   t.equal(f3d.skipped, 2, 'no structure, and over the size limit: skipped');

@@ -15,7 +15,9 @@
  * 3. MCP's legacy SSE transport is sticky: sessions from several client addresses (GET /sse and
  *    GET /mcp), each answered on its own stream for every message posted through nginx, sessions on
  *    both apis; and Streamable HTTP (POST /mcp), stateless, answers through nginx and one client's
- *    calls are spread over both apis (only the SSE paths are pinned).
+ *    calls are spread over both apis (only the SSE paths are pinned);
+ * 4. compressed answers pass through: nginx forwards Accept-Encoding, and the apis' gzip and br
+ *    bytes come back as the api sent them (the same encoding, decoding to the api's own answer).
  *
  * Clients are told apart by their source address: every 127.0.0.0/8 address is this machine's, so
  * each check connects from addresses of its own and spends budgets of its own. Nothing here asserts
@@ -25,6 +27,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import t from 'tap';
 import { NO_REDIS, onPath, skipAll } from '../helpers/skip.ts';
 import { testRedis } from '../helpers/redis.ts';
@@ -55,6 +58,8 @@ interface Reply {
   status: number;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The body's bytes as they came (an encoded answer is not decoded). */
+  bytes?: Buffer;
   error?: string;
 }
 
@@ -69,11 +74,13 @@ interface CallOptions {
 function call(url: string, opts: CallOptions = {}): Promise<Reply> {
   return new Promise((resolve) => {
     const req = httpRequest(url, { method: opts.method ?? 'GET', headers: opts.headers, localAddress: opts.from, agent: false, timeout: 60_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', (e) => resolve({ status: 0, headers: {}, body, error: e.message }));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+      });
+      res.on('error', (e) => resolve({ status: 0, headers: {}, body: Buffer.concat(chunks).toString('utf8'), error: e.message }));
     });
     req.on('timeout', () => req.destroy(new Error('client timeout')));
     req.on('error', (e) => resolve({ status: 0, headers: {}, body: '', error: e.message }));
@@ -379,4 +386,21 @@ t.test('MCP through nginx: legacy SSE sessions are sticky, Streamable HTTP is sp
   t.same(badInit.map((r) => `${r.status} ${r.body.slice(0, 200)}`), [], '10 Streamable HTTP initialize calls of one client through nginx: 200 with serverInfo');
   t.comment(`Streamable HTTP calls served by api A ${JSON.stringify(a)}, api B ${JSON.stringify(b)}`);
   t.ok((a['2xx'] ?? 0) > 0 && (b['2xx'] ?? 0) > 0, "one client's Streamable HTTP calls reach both apis (not pinned like SSE)");
+});
+
+t.test('compressed answers pass through nginx as the api encoded them', { skip }, async (t) => {
+  const url = '/openapi.json';
+  const direct = await call(A + url, { from: '127.0.0.7' });
+  t.equal(direct.status, 200);
+  t.ok(direct.bytes!.length > 10_000, `a large JSON answer (${direct.bytes!.length} bytes)`);
+  for (const [enc, decode] of [['gzip', gunzipSync], ['br', brotliDecompressSync]] as const) {
+    const r = await call(LB + url, { from: '127.0.0.7', headers: { 'accept-encoding': enc } });
+    t.equal(r.status, 200);
+    t.equal(r.headers['content-encoding'], enc, `${enc}: Accept-Encoding reached the api, its encoding came back`);
+    t.ok(r.bytes!.length < direct.bytes!.length / 3, `${enc}: ${r.bytes!.length} bytes through nginx`);
+    t.same(JSON.parse(decode(r.bytes!).toString()), JSON.parse(direct.body), `${enc}: decodes to the api's own answer`);
+  }
+  const plain = await call(LB + url, { from: '127.0.0.7' });
+  t.equal(plain.headers['content-encoding'], undefined, 'without Accept-Encoding: plain, nginx adds no encoding');
+  t.same(plain.bytes, direct.bytes);
 });

@@ -9,6 +9,11 @@
  * - `molecules-full.csv`: every molecule and property field plus the provenance columns;
  * - `manifest.json`: date, software version, molecules, and per file its records, size and SHA-256.
  *
+ * Each data file is also written gzip-compressed beside it (`molecules-2d.sdf.gz`, ...), from the
+ * same bytes as they are written (writer.ts), with its own size and SHA-256 in the file's manifest
+ * entry (`gz`): a download of the plain name by a client that accepts gzip is sent from it
+ * (routes.ts), and it can be fetched by its own name.
+ *
  * A dump is built in a staging directory (`<dir>/.staging-<date>-<pid>-<random>/`), each file
  * through an AtomicFile (temporary name, fsync, rename), the manifest last; the staging directory
  * is then renamed to `<dir>/<date>/`. A dump that fails or is interrupted leaves no file under a
@@ -57,6 +62,8 @@ export interface DumpFile {
   fields: string[];
   size: number;
   sha256: string;
+  /** The same bytes gzip-compressed, beside the file (dumps written before there were .gz files have none). */
+  gz?: { name: string; size: number; sha256: string };
 }
 
 export interface DumpManifest {
@@ -135,7 +142,7 @@ export async function writeDump(opts: DumpOptions): Promise<DumpManifest> {
   const kinds: DumpKind[] = opts.with3d ? ['sdf-2d', 'sdf-3d', 'csv-lite', 'csv-full'] : ['sdf-2d', 'csv-lite', 'csv-full'];
   const files = new Map<DumpKind, AtomicFile>();
   try {
-    for (const k of kinds) files.set(k, await AtomicFile.create(join(staging, FILE_NAMES[k])));
+    for (const k of kinds) files.set(k, await AtomicFile.create(join(staging, FILE_NAMES[k]), { gzip: true }));
     const plan = await planExport({ search: {}, format: 'csv', fields: [...FULL_FIELDS], async: false }, { store, pageSize: opts.pageSize });
     const w = (k: DumpKind, s: string) => files.get(k)?.write(s) ?? Promise.resolve();
     await Promise.all([w('csv-lite', csvRow([...LITE_FIELDS])), w('csv-full', csvRow([...FULL_FIELDS]))]);
@@ -172,7 +179,7 @@ export async function writeDump(opts: DumpOptions): Promise<DumpManifest> {
     if (signal?.aborted) throw new Error('the dump was interrupted');
     const entries: DumpFile[] = [];
     for (const k of kinds) {
-      const written = await files.get(k)!.commit();
+      const { gz, ...written } = await files.get(k)!.commit();
       const is3d = k === 'sdf-3d';
       entries.push({
         name: FILE_NAMES[k],
@@ -182,6 +189,7 @@ export async function writeDump(opts: DumpOptions): Promise<DumpManifest> {
         ...(is3d ? { skipped, skipped_ids: skippedIds } : {}),
         fields: [...(k === 'csv-lite' ? LITE_FIELDS : k === 'csv-full' ? FULL_FIELDS : SDF_FIELDS)],
         ...written,
+        ...(gz ? { gz: { name: `${FILE_NAMES[k]}.gz`, ...gz } } : {}),
       });
     }
     const manifest: DumpManifest = {

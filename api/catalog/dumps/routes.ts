@@ -3,10 +3,12 @@
  *
  * - `GET /api/dumps` (public): every complete dump, newest first, from the manifests, with
  *   download URLs;
- * - `GET /api/dumps/{date}/{file}` (public): a dump's file or its `manifest.json`, with
- *   `Content-Length`, `ETag` (the SHA-256) and single byte ranges (206, 416: range.ts). Only
- *   names listed in that date's manifest (and `manifest.json`) are served: nothing taken from
- *   the URL is used as a path until it has matched one of them, so no path can leave the dump;
+ * - `GET /api/dumps/{date}/{file}` (public): a dump's file, its `.gz` or its `manifest.json`, with
+ *   `Content-Length`, `ETag` (the SHA-256) and single byte ranges (206, 416: range.ts). A whole
+ *   file asked for by a client that accepts gzip is sent from its `.gz` (`Content-Encoding: gzip`,
+ *   ETag `"<sha256>-gzip"`), a range always from the plain file. Only names listed in that date's
+ *   manifest (and `manifest.json`) are served: nothing taken from the URL is used as a path until
+ *   it has matched one of them, so no path can leave the dump;
  * - `POST /api/dumps` (admins): starts a dump as a background job (202 + status URL);
  *   `GET /api/dumps/jobs/{id}` (admins) its progress. One dump at a time: per api process in
  *   the embedded mode, across every api process sharing the Redis in the distributed mode
@@ -28,6 +30,7 @@ import type { CatalogStore } from '../store/types.ts';
 import { DATE, DumpExistsError, listDumps, MANIFEST, readManifest, today, writeDump, type DumpManifest } from './dump.ts';
 import { parseRange } from './range.ts';
 import { connectSoft } from '../../../shared/redis.ts';
+import { accepts, addVary } from '../../plugins/compress.ts';
 import { memoryDumpJobs, redisDumpJobs, type DumpJob } from './jobs.ts';
 
 export interface DumpSettings {
@@ -40,6 +43,8 @@ export interface DumpSettings {
   molblocks3d: Molblocks;
   /** Seconds a finished dump job's record stays readable (JOB_RESULT_TTL). */
   ttlSeconds: number;
+  /** Whether a whole file goes out from its `.gz` to clients that accept gzip (COMPRESS_MIN_BYTES > 0). */
+  compress: boolean;
   /** Distributed mode: job records and the one-dump-at-a-time lock live here (a `commands` connection). */
   redis?: Redis;
   prefix?: string;
@@ -55,6 +60,7 @@ export function dumpSettings(config: Config, runner: JobRunner, redis?: Redis): 
     molblocks: runnerMolblocks(runner),
     molblocks3d: runnerMolblocks3D(runner),
     ttlSeconds: config.JOB_RESULT_TTL,
+    compress: config.COMPRESS_MIN_BYTES > 0,
     ...(redis ? { redis, prefix: config.QUEUE_PREFIX } : {}),
   };
 }
@@ -62,7 +68,11 @@ export function dumpSettings(config: Config, runner: JobRunner, redis?: Redis): 
 /** A manifest as listed: each file with its download URL, plus the manifest's own. */
 export function dumpView(m: DumpManifest, base: string) {
   const root = `${base}/api/dumps/${m.date}`;
-  return { ...m, manifest_url: `${root}/${MANIFEST}`, files: m.files.map((f) => ({ ...f, url: `${root}/${f.name}` })) };
+  return {
+    ...m,
+    manifest_url: `${root}/${MANIFEST}`,
+    files: m.files.map((f) => ({ ...f, url: `${root}/${f.name}`, ...(f.gz ? { gz: { ...f.gz, url: `${root}/${f.gz.name}` } } : {}) })),
+  };
 }
 
 const BODY_KEYS = ['sdf3d', 'force'];
@@ -148,15 +158,18 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
     const manifest = await readManifest(dumps.dir, date);
     if (!manifest) throw new HttpError(404, `No dump dated ${date} (see GET /api/dumps).`);
     const entry = manifest.files.find((f) => f.name === file);
-    if (!entry && file !== MANIFEST) {
-      throw new HttpError(404, `The dump of ${date} has no file ${JSON.stringify(file)}: it has ${[...manifest.files.map((f) => f.name), MANIFEST].join(', ')}.`);
+    const gzEntry = entry ? undefined : manifest.files.find((f) => f.gz?.name === file);
+    if (!entry && !gzEntry && file !== MANIFEST) {
+      const names = manifest.files.flatMap((f) => (f.gz ? [f.name, f.gz.name] : [f.name]));
+      throw new HttpError(404, `The dump of ${date} has no file ${JSON.stringify(file)}: it has ${[...names, MANIFEST].join(', ')}.`);
     }
     // Only a name from the manifest reaches the file system.
-    const name = entry?.name ?? MANIFEST;
+    const name = entry?.name ?? gzEntry?.gz?.name ?? MANIFEST;
     const path = join(dumps.dir, date, name);
     const size = (await stat(path).catch(() => undefined))?.size;
     if (size === undefined) throw new HttpError(404, `The file ${name} of the dump of ${date} is missing.`);
-    const etag = entry ? `"${entry.sha256}"` : undefined;
+    const sha = entry?.sha256 ?? gzEntry?.gz?.sha256;
+    const etag = sha ? `"${sha}"` : undefined;
     let range = parseRange(req.headers.range, size);
     // If-Range: a range only of the version the client has; another version: the whole file.
     const ifRange = req.headers['if-range'];
@@ -166,7 +179,7 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
       return reply.code(416).header('content-range', `bytes */${size}`).send({ message: range.reason });
     }
     reply
-      .header('content-type', entry ? entry.media_type : 'application/json; charset=utf-8')
+      .header('content-type', entry ? entry.media_type : gzEntry ? 'application/gzip' : 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="natprod-${date}-${name}"`);
     if (etag) reply.header('etag', etag);
     if (range.kind === 'partial') {
@@ -175,6 +188,18 @@ export function dumpRoutes(app: FastifyInstance, opts: { store: CatalogStore; ba
         .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
         .header('content-length', String(range.end - range.start + 1))
         .send(createReadStream(path, { start: range.start, end: range.end }));
+    }
+    // The whole file, to a client that accepts gzip: its .gz as it is (no compression on the fly).
+    if (entry?.gz && dumps.compress) {
+      addVary(reply);
+      const gzPath = join(dumps.dir, date, entry.gz.name);
+      if (accepts(req.headers['accept-encoding'], 'gzip') && (await stat(gzPath).catch(() => undefined))?.size === entry.gz.size) {
+        return reply
+          .header('content-encoding', 'gzip')
+          .header('etag', `"${entry.sha256}-gzip"`)
+          .header('content-length', String(entry.gz.size))
+          .send(createReadStream(gzPath));
+      }
     }
     return reply.header('content-length', String(size)).send(createReadStream(path));
   });
