@@ -162,7 +162,13 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
     if (!call) return undefined;
     const jobState = await job.getState();
     const base = { id, op: call.op, progress: 0, attempts: job.attemptsStarted ?? 0, created_at: iso(job.timestamp)! };
-    if (jobState === 'completed') return { ...callRecord(id, call.op, (job.returnvalue as CallOutcome[])[ref.index]!), created_at: base.created_at };
+    if (jobState === 'completed') {
+      // Read before it completed (its return value then was null): read it again.
+      const done = job.returnvalue ? job : await Job.fromId(queue, ref.batchId);
+      const outcome = (done?.returnvalue as CallOutcome[] | null | undefined)?.[ref.index];
+      if (!outcome) return undefined;
+      return { ...callRecord(id, call.op, outcome), created_at: base.created_at };
+    }
     if (jobState === 'failed') return { ...base, status: 'failed', error: decodeFailure(job.failedReason), finished_at: iso(job.finishedOn) };
     return { ...base, status: jobState === 'active' ? 'running' : 'queued', ...(job.processedOn ? { started_at: iso(job.processedOn) } : {}) };
   }
