@@ -24,7 +24,7 @@ import type { MediaType, OpDef } from '../../shared/ops/types.ts';
 import type { ApiContext } from '../chem/context.ts';
 import { encodeBody, executeOp } from '../chem/execute.ts';
 import { parseArgs } from '../chem/validate.ts';
-import { argsJsonSchema } from '../openapi.ts';
+import { argsJsonSchema } from '../openapi/index.ts';
 import type { StructureSearch } from '../catalog/search/index.ts';
 import { CATALOG_TOOLS, CATALOG_TOOLS_BY_NAME, type CatalogToolDeps } from './catalog-tools.ts';
 import type { CatalogUser } from '../catalog/schema/types.ts';

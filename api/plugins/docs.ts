@@ -12,7 +12,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 import { VIEWER_SCRIPT } from '../../shared/chem/depict/depict3d.ts';
 import type { Config } from '../../shared/config.ts';
-import { buildOpenApi } from '../openapi.ts';
+import { buildOpenApi } from '../openapi/index.ts';
 
 /** Where Swagger UI is served: ours, and the original service's (see api/plugins/security.ts). */
 export const DOCS_PREFIXES = ['/docs', '/latest/docs'] as const;

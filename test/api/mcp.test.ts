@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { CATALOG_TOOLS } from '../../api/mcp/catalog-tools.ts';
-import { argsJsonSchema } from '../../api/openapi.ts';
+import { argsJsonSchema } from '../../api/openapi/index.ts';
 import { build } from '../helpers/app.ts';
 import { startFakePugRest } from '../extdb/fake-pugrest.ts';
 import { answerOf, mismatches } from './expected.ts';

@@ -4,6 +4,7 @@
  * MongoDB in a random database when MONGO_URL is set and `kind` is 'mongo'), one token per role,
  * and a fake `derive` keyed by SMILES (no RDKit).
  */
+import { checkAnswers } from '../helpers/openapi-check.ts';
 import type { Teardown as Tap } from '../helpers/task.ts';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -111,8 +112,13 @@ export async function build(t: Tap, kind: StoreKind = 'embedded', derive: Derive
   const log = memoryLog();
   const background = new BackgroundWork(log);
   await app.register(catalogPlugin, { store, derive: async (i) => derive(i), background });
+  // Every answer is checked against the OpenAPI document (test/helpers/openapi-check.ts).
+  const violations = checkAnswers(app);
   await app.ready();
-  t.teardown(() => app.close());
+  t.teardown(async () => {
+    await app.close();
+    if (violations.length) throw new Error(`answers the OpenAPI document does not describe (test/helpers/openapi-check.ts):\n${violations.join('\n')}`);
+  });
   const tokens = {
     reader: await issueToken(store, (await ensureUser(store, 'reader@x.org', 'reader')).id),
     curator: await issueToken(store, (await ensureUser(store, 'curator@x.org', 'curator')).id),

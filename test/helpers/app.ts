@@ -18,6 +18,7 @@ import { testPrefix, testRedis } from './redis.ts';
 import { Redis } from 'ioredis';
 import { SearchService } from '../../shared/structure-search/service.ts';
 import { startWorkerSearch } from '../../shared/structure-search/redis-feed.ts';
+import { checkAnswers } from './openapi-check.ts';
 
 export type Mode = 'inline' | 'bullmq';
 
@@ -64,6 +65,7 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
     worker = { pool, consumers, toolkits, stopSearch: () => (stopSearch(), searchRedis.disconnect()) };
   }
   const app = await buildApp({ services });
+  const violations = checkAnswers(app);
   await app.ready();
   t.teardown(async () => {
     await app.close();
@@ -76,6 +78,7 @@ export async function build(t: Tap, mode: Mode, env: Record<string, string> = {}
     await services.close(0);
     await redis?.stop();
     await rm(dir, { recursive: true, force: true });
+    if (violations.length) throw new Error(`answers the OpenAPI document does not describe (test/helpers/openapi-check.ts):\n${violations.join('\n')}`);
   });
   return { app, services, config, worker };
 }

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { argsJsonSchema } from '../../api/openapi.ts';
+import { argsJsonSchema } from '../../api/openapi/index.ts';
 import { OPERATIONS } from '../../shared/ops/index.ts';
 import { CATALOG_TOOLS } from '../../api/mcp/catalog-tools.ts';
 import { build, MODES } from '../helpers/app.ts';

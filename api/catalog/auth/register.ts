@@ -16,7 +16,7 @@ import { EMAIL } from './users.ts';
 
 type Rec = Record<string, unknown>;
 
-interface Rule {
+export interface Rule {
   field: string;
   required: boolean;
   max?: number;
@@ -25,7 +25,7 @@ interface Rule {
 }
 
 /** COCONUT's rules, in its order (the order of the errors), plus the optional `orcid_id`. */
-const RULES: Rule[] = [
+export const REGISTER_RULES: Rule[] = [
   { field: 'first_name', required: true, max: 255 },
   { field: 'last_name', required: true, max: 255 },
   { field: 'username', required: true, max: 255 },
@@ -46,7 +46,7 @@ async function validate(body: unknown, store: CatalogStore): Promise<Record<stri
   const b: Rec = body && typeof body === 'object' && !Array.isArray(body) ? (body as Rec) : {};
   const e = new Errors();
   const out: Record<string, string | null> = {};
-  for (const r of RULES) {
+  for (const r of REGISTER_RULES) {
     const v = b[r.field];
     const name = label(r.field);
     // `required` fails on a missing, null or blank value and stops the field's other rules.

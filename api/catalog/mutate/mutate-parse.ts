@@ -14,7 +14,7 @@ import { attributes } from './attributes.ts';
 type Rec = Record<string, unknown>;
 const isObj = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
 
-const REL_OPS = ['create', 'update', 'attach', 'detach', 'toggle', 'sync'];
+export const REL_OPS = ['create', 'update', 'attach', 'detach', 'toggle', 'sync'];
 /** Operations that act on existing records: `key` is required. */
 const KEYED = ['update', 'attach', 'detach', 'toggle', 'sync'];
 /** What Laravel's `boolean` rule accepts. */

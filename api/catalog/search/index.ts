@@ -39,10 +39,11 @@ export function searchRoutes(app: FastifyInstance, structure: StructureSearch) {
 
 // COCONUT's search, for the MCP tools that answer it without HTTP.
 export { coconutSearch } from './coconut/answer.ts';
-export { COCONUT_TYPES, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX } from './request.ts';
+export { COCONUT_TYPES, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX, QUERY_MAX } from './request.ts';
+export { MASS_KEYS } from './mass/mass-search.ts';
 // Lomkit search, its validation and records: the catalog's resource routes, actions, exports, audits.
 export { matchingIds, search, serialize } from './lomkit/search.ts';
-export { hasOperatorKeys, validateSearch } from './lomkit/validate.ts';
+export { AGG, GATES, OPERATORS, hasOperatorKeys, validateSearch } from './lomkit/validate.ts';
 export { and, translateSearch } from './lomkit/query.ts';
 // Structure search: the index module (built by the composition root) and its queries.
 export { createStructureSearch, type StructureSearchModule } from './structure/module.ts';

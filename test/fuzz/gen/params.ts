@@ -5,7 +5,7 @@
  * for the structure-bearing parameters.
  */
 import type { OpDef } from '../../../shared/ops/types.ts';
-import { argsJsonSchema } from '../../../api/openapi.ts';
+import { argsJsonSchema } from '../../../api/openapi/index.ts';
 import type { Rng } from '../prng.ts';
 import { anyStructure, brokenMolblock, formula, nameLike, randomAlphabet, selfiesJunk, structureList, validMolblock, validSmiles } from './structures.ts';
 import { NUMBER_STRINGS, hostileJson, hostileString, operatorObject } from './values.ts';

@@ -12,8 +12,8 @@ import { MAX_STRUCTURE_QUERY } from '../structure/request.ts';
 export const STRUCTURE_OPERATORS = ['substructure', 'similar', 'exact'];
 
 export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', ...STRUCTURE_OPERATORS];
-const GATES = ['viewAny', 'view', 'create', 'update', 'delete', 'restore', 'forceDelete'];
-const AGG = ['count', 'min', 'max', 'avg', 'sum', 'exists'];
+export const GATES = ['viewAny', 'view', 'create', 'update', 'delete', 'restore', 'forceDelete'];
+export const AGG = ['count', 'min', 'max', 'avg', 'sum', 'exists'];
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 export const hasOperatorKeys = (v: unknown): boolean =>
