@@ -91,7 +91,9 @@ export function chemOperation(op: OpDef) {
     description: 'Answer 202 with a job id at once instead of waiting for the result',
     schema: { type: 'boolean', default: false } as never,
   });
-  const media = mediaTypesOf(op);
+  // `format=html` (descriptors) answers an HTML table beside the registry's JSON.
+  const formats = (args.properties.format as { enum?: string[] } | undefined)?.enum ?? [];
+  const media = [...new Set([...mediaTypesOf(op), ...(formats.includes('html') ? ['text/html' as const] : [])])];
   // A long operation answers 202 with its job; one with its own success status (the chemclass submission) answers that.
   const status = op.successStatus ?? (op.mode === 'long' ? 202 : 200);
   const ok = {
