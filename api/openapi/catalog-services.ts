@@ -81,7 +81,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
           },
           "COCONUT's form: `{data: <paginator>}`; natprod's structure form (with `count`): the paginator itself, with `has_more`; type `mass`: `{data: [{mz, total, hits}]}`, one entry per m/z",
         ),
-        ...catalogErrors(413, 422, 429, 503, 504),
+        ...catalogErrors(400, 413, 415, 422, 429, 503, 504),
       },
     },
   };
@@ -92,7 +92,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       tags: ['catalog: accounts'],
       summary: 'Exchange e-mail and password for a bearer token',
       requestBody: { required: true, content: { 'application/json': { schema: obj({ email: str, password: str }) } } },
-      responses: { '200': json(obj({ access_token: str, token_type: { const: 'Bearer' } }), 'The token'), ...catalogErrors(401, 422, 429) },
+      responses: { '200': json(obj({ access_token: str, token_type: { const: 'Bearer' } }), 'The token'), ...catalogErrors(400, 401, 413, 415, 422, 429) },
     },
   };
   paths['/api/auth/register'] = {
@@ -102,7 +102,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       tags: ['catalog: accounts'],
       summary: 'Create a reader account (when REGISTRATION is on) and get a token',
       requestBody: { required: true, content: { 'application/json': { schema: obj(Object.fromEntries(REGISTER_RULES.map((r) => [r.field, { type: 'string', maxLength: r.max, minLength: r.min, ...(r.email ? { format: 'email' } : {}) }])), REGISTER_RULES.filter((r) => r.required).map((r) => r.field)) } } },
-      responses: { '201': json(obj({ success: { type: 'boolean' }, message: str, token: str, access_token: str, token_type: { const: 'Bearer' } }), 'The new account\'s token'), ...catalogErrors(403, 422, 429) },
+      responses: { '201': json(obj({ success: { type: 'boolean' }, message: str, token: str, access_token: str, token_type: { const: 'Bearer' } }), 'The new account\'s token'), ...catalogErrors(400, 403, 413, 415, 422, 429) },
     },
   };
   paths['/api/auth/logout'] = {
@@ -138,7 +138,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       responses: {
         '200': { description: 'The export, streamed', content: { 'text/plain': { schema: str }, 'chemical/x-mdl-sdfile': { schema: str }, 'text/csv': { schema: str } } },
         '202': submitted('More than EXPORT_SYNC_MAX molecules, or `async`: the job'),
-        ...catalogErrors(401, 403, 413, 422, 429, 503, 504),
+        ...catalogErrors(400, 401, 403, 413, 415, 422, 429, 503, 504),
       },
     },
   };
@@ -165,10 +165,11 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       source: str,
       size: int,
       molecule_status: str,
+      revoke_absent: { type: 'boolean', description: 'The file is a whole COCONUT release: COCONUT molecules it leaves out are revoked' },
       progress: { type: 'object', description: '`{rows, bytes, total_bytes, fraction, rows_per_s, eta_s}`' },
       runs: int,
       created_at: str,
-      summary: { type: 'object', description: '`{rows, created, updated, rejected: [{row, reason}], rejected_count, warnings, warnings_count}`' },
+      summary: { type: 'object', description: '`{rows, created, updated, rejected: [{row, reason}], rejected_count, warnings, warnings_count}`, and `revoked` (molecules revoked) with `revoke_absent`' },
       status_url: str,
     },
     ['id', 'status'],
@@ -180,18 +181,18 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       operationId: 'catalog_import',
       tags: importTags,
       security,
-      summary: 'Import a TSV, CSV or SDF file (optionally .gz) into the catalog as a job (admin)',
+      summary: 'Import a TSV, CSV or SDF file (optionally .gz, or zipped as COCONUT\'s downloads) into the catalog as a job (admin)',
       requestBody: {
         required: true,
         description: 'An upload (multipart field `file`, optional field `status`), or a file under IMPORT_DIR',
         content: {
-          'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, status: MOLECULE_STATUS }, required: ['file'] } },
-          'application/json': { schema: obj({ path: str, status: MOLECULE_STATUS }, ['path']) },
+          'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' }, status: MOLECULE_STATUS, revoke_absent: { type: 'string', enum: ['true', 'false'] } }, required: ['file'] } },
+          'application/json': { schema: obj({ path: str, status: MOLECULE_STATUS, revoke_absent: { type: 'boolean' } }, ['path']) },
         },
       },
       responses: {
         '202': json(importJob, 'The job, started; `Location` is its status URL'),
-        ...catalogErrors(401, 403, 404, 409, 413, 415, 422, 429, 503),
+        ...catalogErrors(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
       },
     },
     get: { operationId: 'catalog_imports', tags: importTags, security, summary: 'Every import job, newest first (admin)', responses: { '200': json(obj({ data: { type: 'array', items: importJob } }), 'The jobs'), ...catalogErrors(401, 403, 429) } },
@@ -218,7 +219,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       responses: {
         '200': { description: 'The matches, streamed', content: { 'text/csv': { schema: str } } },
         '202': json(obj({ job_id: str, status: str, status_url: str, total: int }), 'A long list, or `async`: the job'),
-        ...catalogErrors(401, 403, 413, 415, 422, 429),
+        ...catalogErrors(400, 401, 403, 413, 415, 422, 429),
       },
     },
   };
@@ -239,7 +240,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       security,
       summary: 'Write a dump of the whole catalog as a job (admin)',
       requestBody: { required: false, content: { 'application/json': { schema: obj({ sdf3d: { type: 'boolean' }, force: { type: 'boolean' } }, []) } } },
-      responses: { '202': json(obj({ job_id: str, status: str, status_url: str, date: str, sdf3d: { type: 'boolean' } }), 'The job, started'), ...catalogErrors(401, 403, 409, 422, 429, 503) },
+      responses: { '202': json(obj({ job_id: str, status: str, status_url: str, date: str, sdf3d: { type: 'boolean' } }), 'The job, started'), ...catalogErrors(400, 401, 403, 409, 413, 415, 422, 429, 503) },
     },
   };
   paths['/api/dumps/jobs/{id}'] = {

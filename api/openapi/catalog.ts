@@ -85,7 +85,7 @@ export function resourcePaths(): Record<string, Record<string, unknown>> {
         security,
         summary: `Delete ${name} by id (admin)`,
         requestBody: body(obj({ resources: { ...ids, minItems: 1 } }), 'The ids to delete'),
-        responses: { '200': json(obj({ data: { type: 'array', items: record }, meta: {} }, ['data']), 'The deleted records'), ...catalogErrors(...auth, 413, 422, 503) },
+        responses: { '200': json(obj({ data: { type: 'array', items: record }, meta: {} }, ['data']), 'The deleted records'), ...catalogErrors(...auth, 400, 413, 415, 422, 503) },
       },
     };
     paths[`/api/${name}/search`] = {
@@ -95,7 +95,7 @@ export function resourcePaths(): Record<string, Record<string, unknown>> {
         security,
         summary: `Search ${name}`,
         requestBody: body(searchBody(r), 'Lomkit search: scopes, filters, sorts, selects, includes, aggregates, gates, page, limit'),
-        responses: { '200': json(ref(pageName(r)), 'Paginated records'), ...catalogErrors(...auth, 413, 422, 503, 504) },
+        responses: { '200': json(ref(pageName(r)), 'Paginated records'), ...catalogErrors(...auth, 400, 413, 415, 422, 503, 504) },
       },
     };
     paths[`/api/${name}/mutate`] = {
@@ -105,7 +105,7 @@ export function resourcePaths(): Record<string, Record<string, unknown>> {
         security,
         summary: `Create or update ${name} (${name === 'users' ? 'admin' : name === 'reports' ? 'reader' : 'curator'})`,
         requestBody: body(mutateBody(r), 'Lomkit mutate: operations with attributes and relations'),
-        responses: { '200': json(obj({ created: ids, updated: ids }), 'The ids created and updated'), ...catalogErrors(...auth, 409, 413, 422, 503, 504) },
+        responses: { '200': json(obj({ created: ids, updated: ids }), 'The ids created and updated'), ...catalogErrors(...auth, 400, 409, 413, 415, 422, 503, 504) },
       },
     };
     {
@@ -117,7 +117,7 @@ export function resourcePaths(): Record<string, Record<string, unknown>> {
           summary: r.actions.length ? `Run an action on ${name}: ${r.actions.map((a) => a.uriKey).join(', ')}` : `Actions on ${name} (it has none: every name answers 404)`,
           parameters: [{ name: 'action', in: 'path', required: true, schema: r.actions.length ? { type: 'string', enum: r.actions.map((a) => a.uriKey) } : str }],
           requestBody: body(obj({ search: { type: 'object', description: 'A Lomkit search body choosing the records' }, fields: { type: 'object' } }, []), '`{"search": {...}, "fields": {...}}`: the records to act on and the action\'s fields'),
-          responses: { '200': json(obj({ data: obj({ impacted: int }) }), 'How many records the action changed'), ...catalogErrors(...auth, 404, 413, 422, 503, 504) },
+          responses: { '200': json(obj({ data: obj({ impacted: int }) }), 'How many records the action changed'), ...catalogErrors(...auth, 400, 404, 413, 415, 422, 503, 504) },
         },
       };
     }

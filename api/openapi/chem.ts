@@ -120,7 +120,7 @@ export function chemOperation(op: OpDef) {
               content: { 'application/json': { schema: ref('JobSubmission') } },
             },
           }),
-      ...detailErrors(...(op.method === 'POST' ? [400, 413, 415] : []), 409, 422, 429, 503, 504),
+      ...detailErrors(...(op.method === 'POST' ? [400, 413, 415] : []), ...(pathParams.length ? [404] : []), 409, 422, 429, 503, 504),
     },
   };
 }
