@@ -65,16 +65,21 @@ export async function destroy(r: ResourceDef, body: unknown, ctx: Ctx) {
   await ctx.store.exclusive(async () => {
     const store = tracking(ctx.store);
     // Links live on the molecules: deleting the other end unlinks it; deleting molecules changes counts.
+    const touched = r.name === 'molecules' ? touchLinksOf(touchedNone(), docs) : touchedNone();
     const back = r.relations.find((x) => x.storage === 'remote');
     if (back) {
       for (const d of docs) {
-        for (const m of await store.find('molecules', { [back.field!]: d.id }, { fields: ['id'] })) await store.unlink(m.id, back.field!, [d.id]);
+        for (const m of await store.find('molecules', { [back.field!]: d.id }, { fields: ['id'] })) {
+          await store.unlink(m.id, back.field!, [d.id]);
+          touched.molecules.add(m.id);
+        }
       }
     }
     const ids = docs.map((d) => d.id);
     await store.remove(r.collection!, ids);
     await store.flush(ctx.user, 'delete');
-    if (r.name === 'molecules') await refreshMoleculeCounts(ctx.store, touchLinksOf(touchedNone(), docs));
+    // molecule_count of their organisms and collections, their stereo families; the unlinked molecules' own counts
+    await refreshMoleculeCounts(ctx.store, touched);
     if (r.name === 'users') {
       const tokens = await ctx.store.find('tokens', { user_id: { $in: ids } }, { fields: ['id'] });
       await ctx.store.remove('tokens', tokens.map((x) => x.id));

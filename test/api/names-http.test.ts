@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import t from 'tap';
 import { createMcpServer } from '../../api/mcp/tools.ts';
+import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { locateOpsin } from '../../api/names/opsin-setup.ts';
 import { closeSharedOpsin } from '../../api/names/service.ts';
@@ -86,6 +87,25 @@ t.test('a name only the catalog knows is answered from the catalog', async (t) =
     t.equal(res.headers['x-resolver'], 'catalog');
     t.equal(res.headers['x-resolver-source'], 'catalog molecule CNP9990001');
   }
+});
+
+t.test('a synonym written through mutate is a name the catalog resolves', async (t) => {
+  const admin = await ensureUser(services.store, 'names-admin@x.org', 'admin');
+  const headers = { authorization: `Bearer ${await issueToken(services.store, admin.id)}` };
+  const smiles = 'COC(=O)c1ccccc1O';
+  const created = await app.inject({
+    method: 'POST', url: '/api/molecules/mutate', headers,
+    payload: { mutate: [{ operation: 'create', attributes: { name: 'Natprodol B', canonical_smiles: smiles, synonyms: ['NP-4712', 'NP-4712a'] } }] },
+  });
+  t.equal(created.statusCode, 200, created.body);
+  const [id] = created.json().created;
+  const mol = (await services.store.findByIds('molecules', [id]))[0];
+  t.same(mol.synonyms, ['NP-4712'], 'NP-4712a is 92% like NP-4712: deduplicated as COCONUT does');
+  const res = await get('np-4712', 'iupac');
+  t.equal(res.statusCode, 200, res.body);
+  t.equal(res.json(), canon(smiles));
+  t.equal(res.headers['x-resolver'], 'catalog');
+  t.equal(res.headers['x-resolver-source'], `catalog molecule ${mol.identifier}`);
 });
 
 t.test('a name neither OPSIN nor the catalog knows goes to the external database', async (t) => {

@@ -29,6 +29,7 @@ for (const kind of storeKinds()) {
         { name: 'Approve', uriKey: 'approve', fields: [], meta: [], standalone: false },
         { name: 'Revoke', uriKey: 'revoke', fields: { reason: ['sometimes', 'string', 'max:1000'] }, meta: [], standalone: false },
         { name: 'Recompute Properties', uriKey: 'recompute-properties', fields: [], meta: [], standalone: false },
+        { name: 'Refresh Counts', uriKey: 'refresh-counts', fields: [], meta: [], standalone: false },
       ]);
       t.same((await b.call('GET', '/api/organisms', undefined, 'admin')).json.data.actions.map((a: any) => a.uriKey), ['refresh-counts']);
       t.same((await b.call('GET', '/api/collections', undefined, 'curator')).json.data.actions.map((a: any) => a.uriKey), ['refresh-counts']);
@@ -102,6 +103,15 @@ for (const kind of storeKinds()) {
       t.same((await b.store.find('organisms', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }] })).map((o) => o.molecule_count), [2, 2, 1]);
       t.same((await act('refresh-counts', { search: { filters: [{ field: 'title', value: 'Demo' }] } }, 'curator', 'collections')).json, { data: { impacted: 1 } });
       t.equal((await b.store.findByIds('collections', [cols[1].id]))[0].molecule_count, 2, 'collection Demo ← molecules 2, 3');
+    });
+
+    t.test('refresh-counts on molecules: organism_count and annotation_level of stores written before they were kept', async (t) => {
+      // the seed writes the store directly: annotation levels 3, 1, 5, 2, 4, 0 and no organism_count
+      t.same((await act('refresh-counts', byId(1, 4))).json, { data: { impacted: 2 } });
+      // 1: name, CAS, organisms 1 and 2, collection, citation: 0.85 × 5 = 4.25 → 5; 4: organism 3 only: 0.20 × 5 = 1
+      t.match(await mol(1), { organism_count: 2, annotation_level: 5 });
+      t.match(await mol(4), { organism_count: 1, annotation_level: 1 });
+      t.equal((await mol(3)).annotation_level, 5, 'molecules outside the search are left alone');
     });
 
     t.test('validation, 404 and 403 in Lomkit order', async (t) => {

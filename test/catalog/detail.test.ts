@@ -11,7 +11,7 @@ const rel = (resource: string, relation: string, name: string) => ({ resource: `
 
 // Field lists of the seed (docs/spec/seed-catalog-api.md §2), each preceded by the exposed `id`.
 const FIELDS: Record<string, string[]> = {
-  molecules: ['id', 'standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'identifier', 'name', 'cas', 'iupac_name', 'murko_framework', 'structural_comments', 'name_trust_level', 'annotation_level', 'variants_count', 'status', 'active', 'has_variants', 'has_stereo', 'is_tautomer', 'is_parent', 'is_placeholder'],
+  molecules: ['id', 'standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'identifier', 'name', 'cas', 'synonyms', 'iupac_name', 'murko_framework', 'structural_comments', 'name_trust_level', 'annotation_level', 'variants_count', 'organism_count', 'status', 'active', 'has_variants', 'has_stereo', 'is_tautomer', 'is_parent', 'is_placeholder'],
   collections: ['id', 'title', 'description', 'identifier', 'url'],
   citations: ['id', 'doi', 'title', 'authors', 'citation_text'],
   // natprod's taxonomy fields beside the seed's (api/catalog/schema/organisms.ts)
@@ -45,7 +45,7 @@ t.test('detail', async (t) => {
   }
   t.test('rules name the checks mutate applies', async (t) => {
     const m = (await b.call('GET', '/api/molecules', undefined, 'admin')).json.data.rules.all;
-    t.match(m, { identifier: ['prohibited'], standard_inchi_key: ['prohibited'], name: ['nullable|string'], cas: ['nullable|array'], annotation_level: ['nullable|integer'], active: ['nullable|boolean'], status: ['nullable|in:DRAFT,INREVIEW,APPROVED,REVOKED'] });
+    t.match(m, { identifier: ['prohibited'], standard_inchi_key: ['prohibited'], name: ['nullable|string'], cas: ['nullable|array'], synonyms: ['nullable|array'], annotation_level: ['prohibited'], organism_count: ['prohibited'], variants_count: ['prohibited'], active: ['nullable|boolean'], status: ['nullable|in:DRAFT,INREVIEW,APPROVED,REVOKED'] });
     t.same((await b.call('GET', '/api/organisms', undefined, 'admin')).json.data.rules.all.molecule_count, ['prohibited']);
   });
   t.test('no show-one route; /api/properties is routed (test/catalog/properties-resource.test.ts)', async (t) => {

@@ -586,10 +586,11 @@ for (const kind of storeKinds()) {
       t.test('using_pivot_field_not_following_custom_pivot_rules (differences.md: pivot refused)', async (t) =>
         refused(t, await rel(4, { organisms: [{ operation: 'attach', key: o0, pivot: { number: true } }] }), ['mutate.0.relations.organisms.0.pivot']));
       t.test('updating_a_resource', async (t) => {
-        const r = await mutate([{ operation: 'update', key: 4, attributes: { name: 'renamed', annotation_level: 4 } }]);
+        // `number` → name_trust_level here: annotation_level is computed by the server (read-only)
+        const r = await mutate([{ operation: 'update', key: 4, attributes: { name: 'renamed', name_trust_level: 4 } }]);
         ok(t, r);
         t.same(r.json, { created: [], updated: [4] });
-        t.match((await b.store.findByIds('molecules', [4]))[0], { name: 'renamed', annotation_level: 4 });
+        t.match((await b.store.findByIds('molecules', [4]))[0], { name: 'renamed', name_trust_level: 4 });
       });
       t.test('with_creating_has_one_relation', async (t) => {
         ok(t, await rel(4, { properties: { operation: 'create', attributes: { np_likeness: 0.5 } } }));

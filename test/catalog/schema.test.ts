@@ -63,7 +63,7 @@ t.test('the shipped declarations give the lists that were written by hand', asyn
     'properties.np_classifier_pathway', 'properties.np_classifier_superclass', 'properties.np_classifier_class',
   ]), 'MongoDB, molecules');
   t.same(mol.mongoUnique, ['standard_inchi_key']);
-  t.same(sorted(mol.columns), sorted(['active', 'status', 'annotation_level', 'is_placeholder']));
+  t.same(sorted(mol.columns), sorted(['active', 'status', 'annotation_level', 'organism_count', 'is_placeholder']));
   t.same(mol.columnPrefixes, ['properties.']);
   t.same(storeIndexes('organisms'), { embedded: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongo: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongoUnique: [], columns: [], columnPrefixes: [] });
   t.same([storeIndexes('citations').embedded, storeIndexes('citations').mongo], [['doi', 'title'], ['doi']]);
@@ -72,7 +72,7 @@ t.test('the shipped declarations give the lists that were written by hand', asyn
   t.same([storeIndexes('tokens').embedded, storeIndexes('meta').mongo], [['user_id'], ['key']]);
 
   t.same(recordDefaults('molecules'), {
-    name_trust_level: 0, annotation_level: 0, variants_count: 0, status: 'DRAFT', active: false, has_variants: false, has_stereo: false,
+    name_trust_level: 0, annotation_level: 0, variants_count: 0, organism_count: 0, status: 'DRAFT', active: false, has_variants: false, has_stereo: false,
     is_tautomer: false, is_parent: false, is_placeholder: false, organism_ids: [], citation_ids: [], collection_ids: [], properties: null,
   }, 'COCONUT\'s column defaults (docs/spec/catalog-api.md §3.4), one literal for mutate and the importer');
   t.not(recordDefaults('molecules').organism_ids, recordDefaults('molecules').organism_ids, 'a fresh list each time');
@@ -80,5 +80,5 @@ t.test('the shipped declarations give the lists that were written by hand', asyn
   t.same(exportDefaults(), ['id', 'identifier', 'name', 'canonical_smiles', 'standard_inchi_key', 'molecular_formula', 'molecular_weight', 'status']);
   t.same(DERIVED_FIELDS, ['standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'murcko_framework', 'has_stereo']);
   t.same(molecules.aliases, { murko_framework: 'murcko_framework' });
-  t.same(molecules.readOnly, ['standard_inchi', 'standard_inchi_key', 'identifier']);
+  t.same(molecules.readOnly, ['standard_inchi', 'standard_inchi_key', 'identifier', 'annotation_level', 'variants_count', 'organism_count', 'has_variants', 'is_parent']);
 });

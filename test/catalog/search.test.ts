@@ -19,7 +19,7 @@ for (const kind of storeKinds({ mingo: true })) {
       t.same(Object.keys(r.json), ['current_page', 'data', 'from', 'last_page', 'per_page', 'to', 'total', 'meta']);
       t.same(r.json.data.map((d: any) => d.id), [6, 5, 4, 3, 2, 1]);
       t.match(r.json, { current_page: 1, from: 1, to: 6, total: 6, per_page: 50, last_page: 1, meta: [] });
-      t.same(Object.keys(r.json.data[0]), ['id', 'standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'identifier', 'name', 'cas', 'iupac_name', 'murko_framework', 'structural_comments', 'name_trust_level', 'annotation_level', 'variants_count', 'status', 'active', 'has_variants', 'has_stereo', 'is_tautomer', 'is_parent', 'is_placeholder']);
+      t.same(Object.keys(r.json.data[0]), ['id', 'standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'identifier', 'name', 'cas', 'synonyms', 'iupac_name', 'murko_framework', 'structural_comments', 'name_trust_level', 'annotation_level', 'variants_count', 'organism_count', 'status', 'active', 'has_variants', 'has_stereo', 'is_tautomer', 'is_parent', 'is_placeholder']);
       t.equal(r.json.data.find((d: any) => d.id === 1).murko_framework, 'c1ncc2nc[nH]c2n1', 'murko_framework maps to murcko_framework');
     });
 
@@ -43,6 +43,15 @@ for (const kind of storeKinds({ mingo: true })) {
       t.same(await ids(f('name', 'like', '%affeine%')), [2, 1]);
       t.same(await ids(f('name', 'like', 'aspiri_')), [3]);
       t.same(await ids(f('name', 'not like', '%affeine%')), [6, 5, 3], 'not like excludes null');
+      t.same(await ids(f('name', 'ilike', 'caff%')), [2, 1], 'ilike ignores case (COCONUT #806)');
+      t.same(await ids(f('name', 'ilike', '%AFFEINE_B')), [2]);
+      t.same(await ids(f('name', 'ilike', 'ASPIRIN')), [3], 'no wildcard: the whole value, any case');
+      t.same(await ids(f('name', 'ilike', 'A.C*(X)')), [5], 'regex metacharacters stay literal');
+      t.same(await ids(f('cas', 'ilike', '58-%')), [1], 'ilike on a list matches any element');
+      t.same(await ids(f('status', 'ilike', 'approved')), [5, 1]);
+      t.same(await ids(f('annotation_level', 'ilike', '3')), [1], 'ilike on a number compares its text');
+      t.same(await ids(f('active', 'ilike', 'TRUE')), [6, 5, 1], 'ilike on a boolean: PostgreSQL\'s text, any case');
+      t.same(await ids(f('organisms.name', 'ilike', '%NIGER')), await ids(f('organisms.name', 'like', '%niger')), 'through a relation');
       t.same(await ids(f('status', 'in', ['DRAFT', 'REVOKED'])), [6, 4, 2]);
       t.same(await ids(f('status', 'in', [])), []);
       t.same(await ids(f('name', 'not in', ['caffeine', 'aspirin'])), [6, 5, 2], 'not in excludes null');

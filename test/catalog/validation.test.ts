@@ -21,7 +21,7 @@ for (const kind of storeKinds()) t.test(`validation and status order on ${kind}`
     await err({ filters: [{ field: 'nope', value: 1 }] }, 'search.filters.0.field', "The 'field' field is not valid.");
     await err({ filters: [{ field: 'organisms.nope', value: 1 }] }, 'search.filters.0.field', "The 'field' field is not valid.");
     await err({ filters: [{ value: 1 }] }, 'search.filters.0.field', 'The search.filters.0.field field is required when search.filters.0.nested is not present.');
-    await err({ filters: [{ field: 'name', operator: 'ilike', value: 'a' }] }, 'search.filters.0.operator', 'The selected search.filters.0.operator is invalid.');
+    await err({ filters: [{ field: 'name', operator: 'not ilike', value: 'a' }] }, 'search.filters.0.operator', 'The selected search.filters.0.operator is invalid.');
     await err({ filters: [{ field: 'name', type: 'xor', value: 'a' }] }, 'search.filters.0.type', 'The selected search.filters.0.type is invalid.');
     await err({ filters: [{ field: 'name', value: '' }] }, 'search.filters.0.value', 'The search.filters.0.value field is required when search.filters.0.nested is not present.');
     await err({ filters: [{ field: 'name', operator: '>' }] }, 'search.filters.0.value', 'The search.filters.0.value field is required when search.filters.0.nested is not present.');

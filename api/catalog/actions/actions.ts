@@ -1,11 +1,12 @@
 /**
  * Actions (`POST /api/<r>/actions/<uriKey>`): the molecule status lifecycle, re-derivation of
- * molecules' chemistry, and `molecule_count` refresh. The records are those of the request's
+ * molecules' chemistry, and the refresh of kept counts (`molecule_count`; on molecules
+ * `organism_count`, `annotation_level` and the stereo family fields). The records are those of the request's
  * `search` without pagination (docs/spec/catalog-api.md §2.7); `impacted` counts the records actually changed or
  * queued, not the requested limit (a Lomkit quirk we do not copy).
  */
 import { eachLimited, type BackgroundWork } from './background.ts';
-import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
+import { refreshMoleculeCounts, touchBlockOf, touchedNone } from '../mutate/counts.ts';
 import { derivedFields, type Derive } from '../mutate/derived.ts';
 import { canRun } from '../auth/policy.ts';
 import type { ResourceDef } from '../schema/resources.ts';
@@ -74,6 +75,8 @@ async function storeDerivation(ctx: ActionCtx, d: Doc, der: Awaited<ReturnType<D
     await store.update('molecules', d.id, derivedFields(der));
     if (!cur.identifier) await store.update('molecules', d.id, { identifier: await nextIdentifier(ctx.store) });
     await store.setProperties(d.id, { ...der.properties });
+    // the stereo families it left and joined
+    await refreshMoleculeCounts(store, touchBlockOf(touchBlockOf(touchedNone(), cur), { standard_inchi_key: der.standard_inchi_key }));
     await store.flush(ctx.user, 'action:recompute-properties');
     return null;
   });
@@ -110,9 +113,10 @@ async function recompute(ids: number[], ctx: ActionCtx): Promise<number> {
   return docs.length;
 }
 
+/** `molecule_count` of organisms or collections; the kept fields of molecules (and their stereo families). */
 async function refreshCounts(r: ResourceDef, ids: number[], ctx: ActionCtx) {
   const touched = touchedNone();
-  const field = r.name === 'organisms' ? 'organism_ids' : 'collection_ids';
+  const field = r.name === 'molecules' ? 'molecules' : r.name === 'organisms' ? 'organism_ids' : 'collection_ids';
   for (const id of ids) touched[field].add(id);
   await ctx.store.exclusive(() => refreshMoleculeCounts(ctx.store, touched));
   return ids.length;

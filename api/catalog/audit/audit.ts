@@ -7,8 +7,10 @@
  * fields only). A write that is rolled back never flushes, so it leaves no entry.
  *
  * Not audited: `tokens`, `meta`, the audit entries themselves, and the maintained counters and
- * search data (`molecule_count`, `fingerprints`) and password hashes (a changed password is
- * recorded as `password: "(changed)"`).
+ * search data (`molecule_count`, the molecules' kept fields `organism_count`, `annotation_level`,
+ * `variants_count`, `has_variants`, `is_parent` (api/catalog/mutate/molecule-fields.ts: they follow
+ * from the audited writes), `fingerprints`) and password hashes (a changed password is recorded
+ * as `password: "(changed)"`).
  */
 import { RESOURCES } from '../schema/resources.ts';
 import type { CatalogStore, CollectionName, Doc } from '../store/types.ts';
@@ -18,7 +20,7 @@ type Rec = Record<string, unknown>;
 
 const AUDITED = new Set<CollectionName>(['molecules', 'organisms', 'citations', 'collections', 'users', 'reports']);
 /** Fields left out of every entry: counters the server maintains, search data, internal ids. */
-const SKIP = new Set(['id', '_id', 'molecule_count', 'fingerprints', 'password_hash']);
+const SKIP = new Set(['id', '_id', 'molecule_count', 'organism_count', 'annotation_level', 'variants_count', 'has_variants', 'is_parent', 'fingerprints', 'password_hash']);
 /** Embedded records compared field by field (their changed fields only). */
 const EMBEDDED = new Set(['properties']);
 

@@ -2,9 +2,10 @@
  * Mutate: validate everything (422), derive chemistry for every molecule whose structure is set
  * (422 on unparsable or duplicate structures), authorise (403), then write under the store lock
  * with an undo log (all or nothing), and keep `molecule_count` of the touched organisms and
- * collections up to date.
+ * collections and the kept fields of the touched molecules (counts.ts) up to date.
  */
-import { refreshMoleculeCounts, touchedNone } from './counts.ts';
+import { refreshMoleculeCounts, touchBlockOf, touchedNone } from './counts.ts';
+import { dedupeSynonyms } from './synonyms.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 import { derivedFields, type Derive } from './derived.ts';
 import { allWrites, parseMutate, type Op, type RelOp } from './mutate-parse.ts';
@@ -159,7 +160,8 @@ class Writer {
   /** Creates or updates one record; a molecule with a derived structure gets its chemistry too. */
   private async record(r: ResourceDef, operation: string, key: number | undefined, attrs: Rec, derived?: DerivedMolecule): Promise<number> {
     const coll = r.collection!;
-    const set = derived ? { ...attrs, ...derivedFields(derived) } : attrs;
+    const set = derived ? { ...attrs, ...derivedFields(derived) } : { ...attrs };
+    if (coll === 'molecules' && Array.isArray(set.synonyms)) set.synonyms = dedupeSynonyms(set.synonyms as string[]);
     let id: number;
     if (operation === 'create') {
       id = (await this.store.insert(coll, { ...defaults(r), ...set })).id;
@@ -167,8 +169,11 @@ class Writer {
     } else {
       id = key!;
       await this.touch(coll, id);
+      // a new structure may move the molecule to another stereo family: its old one is refreshed too
+      if (coll === 'molecules' && derived) touchBlockOf(this.touched, this.undo.get(`${coll}:${id}`)?.before);
       await this.store.update(coll, id, set);
     }
+    if (coll === 'molecules') this.touched.molecules.add(id);
     if (derived) {
       const cur = (await this.store.findByIds('molecules', [id]))[0];
       if (!cur.identifier) await this.store.update('molecules', id, { identifier: await nextIdentifier(this.store) });
@@ -186,6 +191,7 @@ class Writer {
     if (on) await this.store.link(m, field, [o]);
     else await this.store.unlink(m, field, [o]);
     this.touched[field].add(o);
+    this.touched.molecules.add(m);
   }
 
   private async relation(ro: RelOp, parent: number) {

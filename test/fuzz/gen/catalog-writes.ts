@@ -15,7 +15,7 @@ function validAttributes(rng: Rng, r: R, ctx: Context, n: number): Record<string
   const u = `${n}-${rng.int(0, 1e9)}`;
   switch (r) {
     case 'molecules':
-      return { name: `fuzz molecule ${u}`, ...(rng.bool(0.3) ? { canonical_smiles: validSmiles(rng) } : {}), ...(rng.bool(0.3) ? { cas: ['50-00-0'] } : {}), ...(rng.bool(0.3) ? { status: 'DRAFT', active: false } : {}), ...(rng.bool(0.2) ? { annotation_level: 3 } : {}) };
+      return { name: `fuzz molecule ${u}`, ...(rng.bool(0.3) ? { canonical_smiles: validSmiles(rng) } : {}), ...(rng.bool(0.3) ? { cas: ['50-00-0'] } : {}), ...(rng.bool(0.3) ? { status: 'DRAFT', active: false } : {}), ...(rng.bool(0.2) ? { name_trust_level: 3 } : {}) };
     case 'organisms':
       return { name: `Fuzzus organismus ${u}`, ...(rng.bool(0.5) ? { rank: 'species', iri: `https://example.org/${u}` } : {}) };
     case 'citations':

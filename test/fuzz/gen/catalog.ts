@@ -29,7 +29,7 @@ export const RELATIONS: Record<R, string[]> = {
   collections: ['molecules'],
   users: [],
 };
-const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', 'substructure', 'similar', 'exact'];
+const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'ilike', 'not like', 'in', 'not in', 'substructure', 'similar', 'exact'];
 export const BAD_FIELDS = ['$where', '__proto__', 'constructor', 'password_hash', 'token_hash', 'fingerprints', 'properties', 'organism_ids', 'name.$', '', 'a'.repeat(500), 'properties.__proto__', 'molecules.molecules.molecules'];
 
 /** `like` patterns that would backtrack forever in a naive regex translation. */
@@ -50,7 +50,7 @@ export function likePattern(rng: Rng): string {
 }
 
 function filterValue(rng: Rng, field: string, op: string): unknown {
-  if (op === 'like' || op === 'not like') return rng.bool(0.85) ? likePattern(rng) : hostileJson(rng);
+  if (op === 'like' || op === 'ilike' || op === 'not like') return rng.bool(0.85) ? likePattern(rng) : hostileJson(rng);
   if (op === 'in' || op === 'not in') return rng.bool(0.8) ? Array.from({ length: rng.size(2000) }, () => scalar(rng, field)) : hostileJson(rng);
   if (op === 'substructure' || op === 'similar' || op === 'exact') return rng.bool(0.9) ? anyStructure(rng) : hostileJson(rng);
   return rng.weighted<() => unknown>([[6, () => scalar(rng, field)], [2, () => operatorObject(rng)], [1, () => hostileJson(rng)], [1, () => null]])();

@@ -1,5 +1,6 @@
 /**
- * SQL LIKE → anchored, case-sensitive regular expression that runs in linear-ish time.
+ * SQL LIKE → anchored, case-sensitive regular expression that runs in linear-ish time (ILIKE:
+ * the same, case-insensitive: the `i` flag, which V8 and MongoDB's PCRE both apply).
  * `%` = any run, `_` = one character, `\` escapes the next character; everything else is literal
  * (escaped). Each `%`-separated segment after the first is matched at its leftmost occurrence
  * inside an atomic lookahead with a back-reference, `(?=([\s\S]*?seg))\1`: a lookahead never
@@ -52,16 +53,20 @@ export function likeWildcards(pattern: string): number {
   return parse(pattern).segments.length - 1;
 }
 
-export function likeToRegex(pattern: string): { regex: RegExp; prefix: string } {
-  const { segments, prefix } = parse(pattern);
-  if (segments.length === 1) return { regex: new RegExp(`^${segments[0]}$`), prefix };
+/** `caseless`: ILIKE; its literal prefix is then no index range (other cases sort elsewhere), so `prefix` is empty. */
+export function likeToRegex(pattern: string, caseless = false): { regex: RegExp; prefix: string } {
+  const parsed = parse(pattern);
+  const { segments } = parsed;
+  const prefix = caseless ? '' : parsed.prefix;
+  const flags = caseless ? 'i' : '';
+  if (segments.length === 1) return { regex: new RegExp(`^${segments[0]}$`, flags), prefix };
   let src = `^${segments[0]}`;
   const last = segments[segments.length - 1];
   for (let k = 1; k < segments.length - 1; k++) {
     src += `(?=([\\s\\S]*?${segments[k]}))\\${k}`;
   }
   src += `[\\s\\S]*${last}$`;
-  return { regex: new RegExp(src), prefix };
+  return { regex: new RegExp(src, flags), prefix };
 }
 
 /** Upper bound for a literal prefix range (only for ASCII-final prefixes, else null). */

@@ -89,8 +89,9 @@ function leaf(f: string, op: string, value: unknown): Filter {
       // Laravel compiles an empty NOT IN to `1 = 1`: every row, nulls included.
       if (!(value as unknown[]).length) return {};
       return { [f]: { $exists: true, $nin: [null, ...(value as unknown[])] } };
-    case 'like': {
-      const { regex, prefix } = likeToRegex(String(value));
+    case 'like':
+    case 'ilike': {
+      const { regex, prefix } = likeToRegex(String(value), op === 'ilike');
       const upper = prefixUpperBound(prefix);
       return { [f]: upper ? { $gte: prefix, $lt: upper, $regex: regex } : { $regex: regex } };
     }
@@ -115,11 +116,14 @@ function pgText(t: FieldType, v: unknown): string {
  * matched here and the filter becomes a list of the matching ones.
  */
 async function likeOnValues(r: ResourceDef, field: string, path: string, op: string, value: unknown, ctx: TranslateCtx): Promise<Filter> {
-  const { regex } = likeToRegex(String(value));
+  const { regex } = likeToRegex(String(value), op === 'ilike');
   const values = await ctx.store.distinct(ctx.collection ?? r.collection!, path, {});
   const hits = values.filter((v) => regex.test(pgText(r.fields[field], v)));
-  return op === 'like' ? { [path]: { $in: hits } } : { [path]: { $exists: true, $nin: [null, ...hits] } };
+  return op === 'not like' ? { [path]: { $exists: true, $nin: [null, ...hits] } } : { [path]: { $in: hits } };
 }
+
+/** The pattern operators (what `likeOnValues` answers on a number or boolean field). */
+const LIKE_OPERATORS = new Set(['like', 'ilike', 'not like']);
 
 const TEXT_TYPES = new Set<FieldType>(['string', 'string[]', 'status', 'role']);
 
@@ -128,7 +132,7 @@ async function translateLeaf(r: ResourceDef, field: string, op: string, value: u
   const pre = ctx.prefix ?? '';
   if (dot < 0) {
     const path = fieldPath(r, field, pre);
-    if ((op === 'like' || op === 'not like') && value !== null && value !== undefined && !TEXT_TYPES.has(r.fields[field])) {
+    if (LIKE_OPERATORS.has(op) && value !== null && value !== undefined && !TEXT_TYPES.has(r.fields[field])) {
       return likeOnValues(r, field, path, op, value, ctx);
     }
     return leaf(path, op, value);

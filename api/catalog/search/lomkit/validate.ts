@@ -11,7 +11,8 @@ import { MAX_STRUCTURE_QUERY } from '../structure/request.ts';
 /** Operators on structures, answered by catalog structure search. */
 export const STRUCTURE_OPERATORS = ['substructure', 'similar', 'exact'];
 
-export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', ...STRUCTURE_OPERATORS];
+/** Lomkit's, with COCONUT's `ilike` (its app/Rules/Search/SearchFilter.php, PR #806: case-insensitive LIKE). */
+export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'ilike', 'not like', 'in', 'not in', ...STRUCTURE_OPERATORS];
 export const GATES = ['viewAny', 'view', 'create', 'update', 'delete', 'restore', 'forceDelete'];
 export const AGG = ['count', 'min', 'max', 'avg', 'sum', 'exists'];
 
@@ -117,7 +118,7 @@ function validateFilter(r: ResourceDef, f: unknown, key: string, depth: number, 
     return out;
   }
   if (!t) return out;
-  const like = op === 'like' || op === 'not like';
+  const like = op === 'like' || op === 'ilike' || op === 'not like';
   if (like && typeof v === 'string' && likeWildcards(v) > MAX_LIKE_WILDCARDS) {
     e.add(vkey, `The ${vkey} field must not contain more than ${MAX_LIKE_WILDCARDS} runs of % wildcards.`);
     return out;
