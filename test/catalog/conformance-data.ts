@@ -26,16 +26,16 @@ const props = (molecular_weight: number, chemical_class: string | null, contains
 
 /** Molecule i + 1 is row i. */
 export const MOLECULES: Record<string, unknown>[] = [
-  { name: 'caffeine', identifier: 'CNP0000001', standard_inchi_key: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', status: 'APPROVED', active: true, annotation_level: 3, cas: ['58-08-2'], organism_ids: [1, 2], mixed: 5, properties: props(194.19, 'Alkaloids', false, 14) },
+  { name: 'caffeine', identifier: 'CNP0000001', standard_inchi_key: 'RYYVLZVUVIJVGH-UHFFFAOYSA-N', status: 'APPROVED', active: true, annotation_level: 3, cas: ['58-08-2'], organism_ids: [1, 2], mixed: 5, properties: { ...props(194.19, 'Alkaloids', false, 14), np_classifier_pathway: ['Alkaloids'] } },
   { name: 'Caffeine_b', identifier: 'CNP0000002', standard_inchi_key: 'AAAAAAAAAAAAAA-UHFFFAOYSA-N', status: 'DRAFT', active: false, annotation_level: 1, cas: null, organism_ids: [2], mixed: 'b', properties: props(200.5, null, true, 15) },
-  { name: 'aspirin', identifier: 'CNP0000003', standard_inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', status: 'INREVIEW', active: false, annotation_level: 5, cas: ['50-78-2', '11-11-1'], organism_ids: [], mixed: true, properties: props(180.16, 'Benzenoids', false) },
+  { name: 'aspirin', identifier: 'CNP0000003', standard_inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N', status: 'INREVIEW', active: false, annotation_level: 5, cas: ['50-78-2', '11-11-1'], organism_ids: [], mixed: true, properties: { ...props(180.16, 'Benzenoids', false), np_classifier_pathway: 'Polyketides' } },
   { name: null, identifier: 'CNP0000004', status: 'REVOKED', active: false, annotation_level: 2, cas: null, organism_ids: [3], mixed: null, properties: null },
   { name: 'a.c*(x)', identifier: 'CNP0000005', status: 'APPROVED', active: true, annotation_level: 4, organism_ids: [], mixed: -1.5, properties: props(350, 'Alkaloids', true, 25) },
   { name: '50%_off', identifier: 'CNP0000006', status: 'DRAFT', active: true, annotation_level: 0, organism_ids: [1], mixed: 'a', properties: { molecular_weight: 90 } },
   { identifier: 'CNP0000007', standard_inchi_key: 'QQQQQQQQQQQQQQ-UHFFFAOYSA-N', status: 'APPROVED', active: true, annotation_level: 3, organism_ids: [1, 3] },
-  { name: 'Quercetin', identifier: 'CNP0000008', synonyms: ['sophoretin', 'QUERCETIN'], status: 'APPROVED', active: true, annotation_level: 3, organism_ids: [2, 3], mixed: 12, properties: props(302.24, 'Flavonoids', false, 22) },
+  { name: 'Quercetin', identifier: 'CNP0000008', synonyms: ['sophoretin', 'QUERCETIN'], status: 'APPROVED', active: true, annotation_level: 3, organism_ids: [2, 3], mixed: 12, properties: { ...props(302.24, 'Flavonoids', false, 22), np_classifier_pathway: ['Shikimates and Phenylpropanoids'] } },
   { name: 'quercetin 3-glucoside', identifier: 'CNP0000009', status: 'INREVIEW', active: true, annotation_level: 2, organism_ids: [3], mixed: 'B', properties: props(464.38, 'Flavonoids', true, 33) },
-  { name: 'rutin', identifier: 'CNP0000010', synonyms: ['Quercetin rutinoside'], status: 'APPROVED', active: false, annotation_level: 4, organism_ids: [1, 2, 3], mixed: false, properties: props(610.52, 'Flavonoids', true, 43) },
+  { name: 'rutin', identifier: 'CNP0000010', synonyms: ['Quercetin rutinoside'], status: 'APPROVED', active: false, annotation_level: 4, organism_ids: [1, 2, 3], mixed: false, properties: { ...props(610.52, 'Flavonoids', true, 43), np_classifier_pathway: ['Shikimates and Phenylpropanoids', 'Polyketides'] } },
 ];
 
 export const ORGANISMS: Record<string, unknown>[] = [
@@ -101,6 +101,11 @@ export const MOLECULE_FILTERS: [Filter, number[]][] = [
   [{ $or: [{ 'properties.chemical_class': null }, { 'properties.chemical_class': { $exists: false } }] }, [2, 4, 6, 7]],
   [{ 'properties.chemical_class': { $in: ['Alkaloids', 'Benzenoids'] } }, [1, 3, 5]],
   [{ 'properties.contains_sugar': true }, [2, 5, 9, 10]],
+  // NPClassifier labels: lists (COCONUT's arrays), one molecule (3) still a string as stored before the lists
+  [{ 'properties.np_classifier_pathway': 'Polyketides' }, [3, 10]],
+  [{ 'properties.np_classifier_pathway': { $in: ['Alkaloids', 'Polyketides'] } }, [1, 3, 10]],
+  [{ 'properties.np_classifier_pathway': { $regex: /^Shik/ } }, [8, 10]],
+  [{ 'properties.np_classifier_pathway': { $gte: 'Pa', $lt: 'Pz', $regex: /^Po/ } }, [3, 10]],
   [{ 'properties.heavy_atom_count': { $exists: false } }, [3, 4, 6, 7]],
   [{ 'properties.heavy_atom_count': { $gte: 15, $ne: 22 } }, [2, 5, 9, 10]],
   [{ 'properties.molecular_weight': { $in: [] } }, []],
@@ -199,6 +204,7 @@ export function moleculeCases(): Case[] {
     { name: 'distinct: a scalar', run: async (s) => (await s.distinct('molecules', 'status', {})).sort(), want: ['APPROVED', 'DRAFT', 'INREVIEW', 'REVOKED'] },
     { name: 'distinct: a list, flattened', run: async (s) => (await s.distinct('molecules', 'organism_ids', { active: false })).sort(), want: [1, 2, 3] },
     { name: 'distinct: a dotted path, nulls left out', run: async (s) => (await s.distinct('molecules', 'properties.chemical_class', {})).sort(), want: ['Alkaloids', 'Benzenoids', 'Flavonoids'] },
+    { name: 'distinct: a dotted path to lists and strings', run: async (s) => (await s.distinct('molecules', 'properties.np_classifier_pathway', {})).sort(), want: ['Alkaloids', 'Polyketides', 'Shikimates and Phenylpropanoids'] },
     { name: 'distinct: strings of a list', run: async (s) => (await s.distinct('molecules', 'cas', { annotation_level: { $gt: 2 } })).sort(), want: ['11-11-1', '50-78-2', '58-08-2'] },
     {
       name: 'containing: ranks and extra fields',

@@ -111,6 +111,9 @@ t.test('the other properties are untouched by the new ones (same molecule, same 
     'hydrogen_bond_acceptors_lipinski', 'hydrogen_bond_donors_lipinski', 'lipinski_rule_of_five_violations',
     'aromatic_rings_count', 'qed_drug_likeliness', 'formal_charge', 'fractioncsp3', 'number_of_minimal_rings',
     'van_der_walls_volume', 'contains_sugar', 'contains_ring_sugars', 'contains_linear_sugars', 'murcko_framework', 'np_likeness',
+    // the classes (test/chem/derive-classes.test.ts)
+    'chemical_class', 'chemical_sub_class', 'chemical_super_class', 'direct_parent_classification',
+    'np_classifier_pathway', 'np_classifier_superclass', 'np_classifier_class', 'np_classifier_is_glycoside',
   ], 'the properties resource order');
 });
 

@@ -328,14 +328,20 @@ for (const mode of MODES) {
     });
 
     t.test('filters: classes, booleans, multi-word values, OR', async (t) => {
-      // natprod derives no classes for the demo set: write some, then find them.
-      const ids = (await store.find('molecules', {}, { fields: ['id', 'standard_inchi_key'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] })).slice(0, 30);
+      // The derivation classifies the demo set (natprod's classifier): clear those labels, write
+      // some, then find exactly them (test/search/coconut-classes.test.ts: the lists).
+      const all = await store.find('molecules', {}, { fields: ['id', 'standard_inchi_key'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
+      const cleared = { chemical_super_class: null, chemical_class: null, np_classifier_is_glycoside: null, np_classifier_pathway: null };
+      for (const d of all) await store.setProperties(d.id, cleared);
+      const ids = all.slice(0, 30);
       const A = ids.slice(0, 10);
       const B = ids.slice(10, 20);
       const C = [...ids.slice(5, 15), ...ids.slice(25, 30)];
       for (const d of A) await store.setProperties(d.id, { chemical_super_class: 'Organic acids and derivatives', chemical_class: 'Carboxylic acids and derivatives' });
       for (const d of B) await store.setProperties(d.id, { chemical_super_class: 'Lipids and lipid-like molecules', chemical_class: 'Prenol lipids' });
       for (const d of C) await store.setProperties(d.id, { np_classifier_is_glycoside: true });
+      const D = ids.slice(12, 18);
+      for (const d of D) await store.setProperties(d.id, { np_classifier_pathway: ['Terpenoids', 'Alkaloids'] });
       const keys = (xs: typeof ids) => sorted(xs.map((d) => d.standard_inchi_key as string));
       const cases: [string, string[]][] = [
         ['superclass:Organic+acids+and+derivatives', keys(A)],
@@ -349,6 +355,8 @@ for (const mode of MODES) {
         ['np_glycoside:true', keys(C)],
         ['class:Prenol+lipids OR np_glycoside:true hac:0..', keys([...B, ...C.filter((d) => !B.includes(d))])],
         ['class:Flavonoids', []],
+        ['np_pathway:Alkaloids', keys(D)],
+        ['np_pathway:terpenoids np_glycoside:true', keys(D.filter((d) => C.includes(d)))],
       ];
       for (const [query, expected] of cases) {
         const got = await every({ query, type: 'filters' });

@@ -16,12 +16,16 @@
  * (its ImportProperties command): `contains_linear_sugars` = `linear_sugars`,
  * `contains_ring_sugars` = `circular_sugars`, `contains_sugar` = either.
  *
+ * The class fields come from natprod's own classifier (classes.ts): NPClassifier levels as lists
+ * of every label, as COCONUT stores them, ClassyFire-style levels as one name each.
+ *
  * The identifiers, Murcko framework and stereo flag come from structureRecord
  * (preprocess-record.ts), the function collection pre-processing applies to each of its
  * original, standardized and parent structures, so a catalog molecule and the pre-processing
  * of the same structure agree. The catalog stores the structure as submitted (not standardized).
  */
 import type { DeriveInput, DerivedMolecule, DerivedProperties } from './ports.ts';
+import { deriveClasses } from './classes.ts';
 import { AppError } from '../../errors.ts';
 import { detectFormat, withMol, type Mol, type RDKit } from '../core/rdkit.ts';
 import { pyRound } from '../core/format.ts';
@@ -105,6 +109,7 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
       const record = structureRecord(rdkit, mol, view);
       const { inchi, inchikey } = requireInchi(record);
       const murcko = record.murcko === 'None' ? null : record.murcko;
+      const properties = deriveProperties(rdkit, mol, murcko, view);
       return {
         standard_inchi: inchi,
         standard_inchi_key: inchikey,
@@ -112,7 +117,7 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
         sugar_free_smiles: sugarFreeSmiles(rdkit, record.smiles),
         has_stereo: record.stereo.defined,
         murcko_framework: murcko,
-        properties: deriveProperties(rdkit, mol, murcko, view),
+        properties: { ...properties, ...deriveClasses(rdkit, mol, properties.contains_ring_sugars) },
         fingerprints: searchFingerprints(mol),
       };
     },

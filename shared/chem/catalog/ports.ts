@@ -71,6 +71,21 @@ export interface DerivedProperties {
   np_likeness: number;
 }
 
+/**
+ * The class fields (shared/chem/catalog/classes.ts): ClassyFire-style levels as one name each,
+ * NPClassifier levels as lists of every label (COCONUT's arrays), null where the classifier has none.
+ */
+export interface DerivedClasses {
+  chemical_class: string | null;
+  chemical_sub_class: string | null;
+  chemical_super_class: string | null;
+  direct_parent_classification: string | null;
+  np_classifier_pathway: string[] | null;
+  np_classifier_superclass: string[] | null;
+  np_classifier_class: string[] | null;
+  np_classifier_is_glycoside: boolean | null;
+}
+
 export interface DerivedMolecule {
   standard_inchi: string;
   standard_inchi_key: string;
@@ -81,7 +96,8 @@ export interface DerivedMolecule {
   has_stereo: boolean;
   murcko_framework: string | null;
   /** Stored as given. */
-  properties: DerivedProperties;
+  /** The class fields are always set by `derive_molecule`; a derivation that leaves them out (test fakes) keeps the stored ones. */
+  properties: DerivedProperties & Partial<DerivedClasses>;
   /** Structure-search fingerprints (fingerprints.ts), stored with the molecule. */
   fingerprints?: StoredFingerprints;
 }

@@ -74,19 +74,30 @@ function sentence(r: ChemontResult): string {
   return `This compound belongs to the class of ${what} known as ${dp.name.toLowerCase()}. These are ${def}`;
 }
 
-function classifyWith(rdkit: RDKit, c: Compiled, mol: Mol, aglycone: Mol | null, sugar: SugarFacts, smiles: string): ChemclassEntity {
+/**
+ * What a caller already knows or does not need (the catalog's derivation): `circularSugars: false`
+ * when the Sugar Removal Utility's default detection found no circular sugar in the molecule, which
+ * skips the removal (about half the cost); `lean` leaves out the InChIKey (null) and the
+ * substituents (empty), which cost SMARTS matches and an InChI the catalog has already.
+ */
+export interface ClassifyHints {
+  circularSugars?: boolean;
+  lean?: boolean;
+}
+
+function classifyWith(rdkit: RDKit, c: Compiled, mol: Mol, aglycone: Mol | null, sugar: SugarFacts, smiles: string, lean = false): ChemclassEntity {
   const molecule = new ScopeFeatures(rdkit, mol, readGraph(mol), c.rules.patterns, sugar);
   const agly = aglycone ? new ScopeFeatures(rdkit, aglycone, readGraph(aglycone), c.rules.patterns, sugar) : molecule;
   const ev = new RuleEvaluator({ molecule, aglycone: agly }, c.rules.conditions);
   const tax = c.chemont.classify(ev);
   const np = c.np.classify(ev);
-  const substituents = Object.entries(c.rules.patterns)
+  const substituents = lean ? [] : Object.entries(c.rules.patterns)
     .filter(([name, p]) => p.substituent && molecule.count(name) > 0)
     .map(([, p]) => p.substituent!);
   return {
     identifier: '',
     smiles,
-    inchikey: inchikey(rdkit, mol),
+    inchikey: lean ? null : inchikey(rdkit, mol),
     ...tax,
     molecular_framework: framework(molecule),
     substituents: [...new Set(substituents)].sort((a, b) => a.localeCompare(b)),
@@ -104,27 +115,31 @@ function classifyWith(rdkit: RDKit, c: Compiled, mol: Mol, aglycone: Mol | null,
  * `smiles` in the answer is the RDKit canonical Kekulé SMILES.
  */
 export function classifyStructure(rdkit: RDKit, input: string, rules: RuleSet = RULES): ChemclassEntity {
+  return withMol(rdkit, input, (mol) => classifyMol(rdkit, mol, rules));
+}
+
+/** Classify a parsed molecule (the caller keeps and deletes it: the catalog's derivation). */
+export function classifyMol(rdkit: RDKit, mol: Mol, rules: RuleSet = RULES, hints: ClassifyHints = {}): ChemclassEntity {
   const c = compile(rules);
-  return withMol(rdkit, input, (mol) => {
-    const smiles = canonicalKekule(mol);
-    // Circular sugars only: linear sugar patterns also match polyol stretches of terpenoids
-    // and fatty acids, which must stay part of the aglycone.
-    const removal = removeSugars(rdkit, smiles, 'circular');
-    const ringCount = (m: Mol) => readGraph(m).rings.length;
-    if (!removal.found) {
-      return classifyWith(rdkit, c, mol, null, { sugarRings: 0, sugarOnly: false, aglyconeHeavy: mol.get_num_atoms(true) }, smiles);
-    }
-    if (removal.smiles === '') {
-      const sugar = { sugarRings: ringCount(mol), sugarOnly: true, aglyconeHeavy: 0 };
-      return classifyWith(rdkit, c, mol, null, sugar, smiles);
-    }
-    return withMol(rdkit, removal.smiles, (agly) => {
-      const sugar = {
-        sugarRings: Math.max(0, ringCount(mol) - ringCount(agly)),
-        sugarOnly: false,
-        aglyconeHeavy: agly.get_num_atoms(true),
-      };
-      return classifyWith(rdkit, c, mol, agly, sugar, smiles);
-    });
+  const smiles = canonicalKekule(mol);
+  const lean = hints.lean ?? false;
+  // Circular sugars only: linear sugar patterns also match polyol stretches of terpenoids
+  // and fatty acids, which must stay part of the aglycone.
+  const removal = hints.circularSugars === false ? { found: false, smiles: '' } : removeSugars(rdkit, smiles, 'circular');
+  const ringCount = (m: Mol) => readGraph(m).rings.length;
+  if (!removal.found) {
+    return classifyWith(rdkit, c, mol, null, { sugarRings: 0, sugarOnly: false, aglyconeHeavy: mol.get_num_atoms(true) }, smiles, lean);
+  }
+  if (removal.smiles === '') {
+    const sugar = { sugarRings: ringCount(mol), sugarOnly: true, aglyconeHeavy: 0 };
+    return classifyWith(rdkit, c, mol, null, sugar, smiles, lean);
+  }
+  return withMol(rdkit, removal.smiles, (agly) => {
+    const sugar = {
+      sugarRings: Math.max(0, ringCount(mol) - ringCount(agly)),
+      sugarOnly: false,
+      aglyconeHeavy: agly.get_num_atoms(true),
+    };
+    return classifyWith(rdkit, c, mol, agly, sugar, smiles, lean);
   });
 }

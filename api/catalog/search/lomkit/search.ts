@@ -14,13 +14,21 @@ export interface Ctx {
 
 type Rec = Record<string, unknown>;
 
+/**
+ * A stored value as its declared type reads it: a list field (`string[]`) holding one string (a
+ * record written before the field became a list: the NPClassifier class fields, docs/catalog.md)
+ * is that one-element list, an empty string null; anything else as stored, missing as null.
+ */
+export function readValue(type: string | undefined, v: unknown): unknown {
+  if (v === undefined) return null;
+  if (type === 'string[]' && typeof v === 'string') return v.trim() === '' ? null : [v];
+  return v;
+}
+
 /** Output record: exposed fields in declaration order, missing ones as null. */
 export function serialize(r: ResourceDef, doc: Rec, fields: string[] = Object.keys(r.fields)): Rec {
   const out: Rec = {};
-  for (const f of fields) {
-    const v = doc[stored(r, f)];
-    out[f] = v === undefined ? null : v;
-  }
+  for (const f of fields) out[f] = readValue(r.fields[f], doc[stored(r, f)]);
   return out;
 }
 
