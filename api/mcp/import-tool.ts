@@ -31,12 +31,13 @@ export const IMPORT_MOLECULES_TOOL: Tool = {
   title: 'Import molecules into the catalog',
   annotations: { title: 'Import molecules into the catalog', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   description: [
-    'Import a TSV, CSV or SDF file (optionally gzip-compressed) into the catalog, as POST /api/imports',
+    'Import a TSV, CSV or SDF file (optionally gzip-compressed or zipped, as COCONUT\'s downloads) into the catalog, as POST /api/imports',
     'Starts the import as a job and answers its record: {id, status, progress, summary, status_url}. Poll it with import_status. ' +
       'Give `path`, a file under the server\'s IMPORT_DIR, or the file itself: `content` (its text) or `content_base64` (its bytes, for .gz), ' +
       'with `filename`, whose extension says the format (.tsv, .csv, .sdf, each optionally .gz). Structures are derived on the chemistry threads; ' +
       'molecules are matched by InChIKey, so importing a file again updates what it wrote. Rows that cannot be read are reported with their number ' +
-      'and reason in the summary. `status`: DRAFT, INREVIEW or APPROVED (default) for the molecules it creates. Needs an admin token.',
+      'and reason in the summary. `status`: DRAFT, INREVIEW or APPROVED (default) for the molecules it creates. COCONUT\'s files keep their identifiers; ' +
+      '`revoke_absent`: the file is a whole COCONUT release, so the COCONUT molecules it leaves out are revoked. Needs an admin token.',
   ].join('\n\n'),
   inputSchema: {
     type: 'object',
@@ -47,6 +48,7 @@ export const IMPORT_MOLECULES_TOOL: Tool = {
       content_base64: { type: 'string', title: 'Content Base64', description: 'The file\'s bytes, base64-encoded' },
       filename: { type: 'string', title: 'Filename', description: 'Name of the inline file, e.g. compounds.tsv or set.sdf.gz' },
       status: { type: 'string', enum: ['DRAFT', 'INREVIEW', 'APPROVED'], title: 'Status', description: 'Status of the molecules it creates' },
+      revoke_absent: { type: 'boolean', title: 'Revoke Absent', description: 'The file is a whole COCONUT release: revoke the COCONUT molecules it leaves out' },
     },
     additionalProperties: false,
   },
@@ -55,8 +57,10 @@ export const IMPORT_MOLECULES_TOOL: Tool = {
 export async function startImport(deps: CatalogToolDeps, user: CatalogUser, args: Record<string, unknown>) {
   const jobs = available(deps);
   const e = new Errors();
-  onlyKeys(args, ['path', 'content', 'content_base64', 'filename', 'status'], e);
+  onlyKeys(args, ['path', 'content', 'content_base64', 'filename', 'status', 'revoke_absent'], e);
   const status = moleculeStatus(args.status, e);
+  if (args.revoke_absent !== undefined && typeof args.revoke_absent !== 'boolean') e.add('revoke_absent', 'The revoke_absent field must be true or false.');
+  const revokeAbsent = args.revoke_absent === true;
   const given = ['path', 'content', 'content_base64'].filter((k) => args[k] !== undefined);
   if (given.length !== 1) e.add(given[0] ?? 'path', 'Give exactly one of path, content and content_base64.');
   for (const k of given) if (typeof args[k] !== 'string' || !args[k]) e.add(k, `The ${k} field must be a non-empty string.`);
@@ -65,11 +69,11 @@ export async function startImport(deps: CatalogToolDeps, user: CatalogUser, args
   e.throwIfAny();
   admin(user);
   let rec;
-  if (typeof args.path === 'string') rec = await jobs.submitPath(await jobs.serverFile(args.path), { moleculeStatus: status, userId: user.id });
+  if (typeof args.path === 'string') rec = await jobs.submitPath(await jobs.serverFile(args.path), { moleculeStatus: status, userId: user.id, revokeAbsent });
   else {
     const bytes = typeof args.content === 'string' ? Buffer.from(args.content, 'utf8') : Buffer.from(args.content_base64 as string, 'base64');
     const upload = await jobs.upload(Readable.from([bytes]), args.filename as string);
-    rec = await jobs.submitUpload(upload, { moleculeStatus: status, userId: user.id });
+    rec = await jobs.submitUpload(upload, { moleculeStatus: status, userId: user.id, revokeAbsent });
   }
   deps.progress?.(0, rec.size, `import ${rec.id} ${rec.status}: poll it with ${IMPORT_STATUS}`);
   return importView(rec, statusUrl(deps, rec.id));

@@ -95,6 +95,7 @@ function writeCases(): Case[] {
     { name: 'remove: none', run: (s) => s.remove('molecules', []), want: 0 },
     { name: 'insert after remove: ids are not reused', run: async (s) => (await s.insert('molecules', { name: 'new' })).id, want: 11 },
     { name: 'counters: from 1, one per name', run: async (s) => [await s.nextCounter('a'), await s.nextCounter('a'), await s.nextCounter('b'), await nextIdentifier(s)], want: [1, 2, 1, 'CNP0000001'] },
+    { name: 'counters: atLeast raises a counter, never lowers it', run: async (s) => [await s.nextCounter('c'), await s.nextCounter('c', 50), await s.nextCounter('c'), await s.nextCounter('c', 10)], want: [1, 50, 51, 52] },
     { name: 'exclusive: the value of fn', run: (s) => s.exclusive(async () => s.count('organisms', {})), want: 5 },
     {
       name: 'undefined and null are queried alike',

@@ -54,7 +54,7 @@ function progressBar(label: string): (rec: ImportRecord, final?: boolean) => voi
 async function main(argv: string[]): Promise<number> {
   const files = argv.filter((a) => !a.startsWith('-'));
   if (!files.length || argv.includes('--help') || argv.includes('-h')) {
-    process.stderr.write('usage: npm run catalog:import -- <file.tsv|.csv|.sdf[.gz]> [...]\n');
+    process.stderr.write('usage: npm run catalog:import -- [--revoke-absent] <file.tsv|.csv|.sdf[.gz]|.zip> [...]\n  --revoke-absent  the file is a whole COCONUT release: revoke the COCONUT molecules it leaves out\n');
     return files.length ? 0 : 1;
   }
   const cfg = loadConfig();
@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
       const st = await stat(path);
       const file = { path, size: st.size, mtimeMs: st.mtimeMs };
       const stopped = await jobs.stopped(file);
-      const rec = (stopped && (await jobs.resume(stopped))) || (await jobs.submitPath(file, { userId: null }));
+      const rec = (stopped && (await jobs.resume(stopped))) || (await jobs.submitPath(file, { userId: null, revokeAbsent: argv.includes('--revoke-absent') }));
       if (stopped) process.stderr.write(`resuming import ${rec.id} of ${name} after row ${rec.checkpoint?.row ?? 0}\n`);
       const draw = progressBar(name.split('/').at(-1)!);
       const off = jobs.onProgress((r) => r.id === rec.id && draw(r));

@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: one row's writes, molecules with and without a file's identifier, organisms, citations, collections and links, share the per-file memo and summary of one class.)
+ *
  * The writes of an import, row by row (run.ts feeds the rows in file order): molecules upserted
  * by the InChIKey derived from their structure, citations by DOI, organisms by IRI then name,
  * collections by title, each row's links; the per-file memo of what was written; the summary.
@@ -11,6 +13,10 @@ import { AppError } from '../../../shared/errors.ts';
 import { DeriveCache } from './derive-cache.ts';
 import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
 import type { ImportOptions } from './run.ts';
+import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
+import { moleculesSchema } from '../schema/molecules.ts';
+import { COCONUT_COLLECTION, mergeProperties, storedProperties } from './coconut.ts';
+import { Identities, identifierNumber } from './identity.ts';
 import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSeed } from './types.ts';
 import { knownTaxonomy } from './types.ts';
 
@@ -27,6 +33,8 @@ export interface ImportSummary {
   /** Rows imported with a remark, e.g. the file's InChIKey differs from the derived one (the first LISTED). */
   warnings: { row: number; message: string }[];
   warnings_count: number;
+  /** Molecules revoked because a whole COCONUT release left them out (only with `revokeAbsent`). */
+  revoked?: number;
 }
 
 /** Rejected rows and warnings listed in a summary (a job record is rewritten as it goes: it stays small). */
@@ -51,10 +59,16 @@ export class Importer {
   private readonly organismFields = new Map<number, Set<string>>();
   readonly touched = touchedNone();
   private readonly cache: DeriveCache;
+  private readonly identities: Identities;
+  /** The largest `CNP` number kept from the file, and how far the identifier counter was raised. */
+  private maxKept = 0;
+  private raisedTo = 0;
+  private coconutId: number | undefined;
 
   constructor(private readonly store: CatalogStore, private readonly opts: ImportOptions) {
     this.cache = new DeriveCache(opts.derive, { many: opts.deriveMany, chunk: opts.chunk, retryForMs: opts.retryForMs, signal: opts.signal, onRetry: opts.onRetry });
     if (opts.resume) this.summary = structuredClone(opts.resume.summary);
+    this.identities = new Identities(store, (d) => this.fromCoconut(d));
   }
 
   /** Finds by `field` = `value`, inserting `seed` or filling its empty fields; memoised per file. */
@@ -129,17 +143,23 @@ export class Importer {
     return this.upsertBy('collections', 'title', c.title, { identifier: c.identifier, url: c.url, description: c.description });
   }
 
-  private async molecule(row: number, m: MoleculeSeed): Promise<number | undefined> {
+  private warn(row: number, message: string) {
+    this.summary.warnings_count++;
+    if (this.summary.warnings.length < LISTED) this.summary.warnings.push({ row, message });
+  }
+
+  private async molecule(r: ImportRow, m: MoleculeSeed): Promise<number | undefined> {
+    const row = r.row;
     const d = await this.cache.get(m.canonical_smiles);
     if (d instanceof AppError) {
       this.reject(row, typeof d.detail === 'string' ? d.detail : JSON.stringify(d.detail));
       return undefined;
     }
     if (m.standard_inchi_key && m.standard_inchi_key !== d.standard_inchi_key) {
-      this.summary.warnings_count++;
-      if (this.summary.warnings.length < LISTED) this.summary.warnings.push({ row, message: `InChIKey in the file ${m.standard_inchi_key} differs from the derived ${d.standard_inchi_key}; the derived key is used` });
+      this.warn(row, `InChIKey in the file ${m.standard_inchi_key} differs from the derived ${d.standard_inchi_key}; the derived key is used`);
     }
     const derived = derivedFields(d);
+    if (m.identifier) return this.identified(r, m, d, derived);
     const key = `molecules\u0000standard_inchi_key\u0000${d.standard_inchi_key}`;
     const seen = this.ids.get(key);
     if (seen !== undefined) {
@@ -157,19 +177,86 @@ export class Importer {
       if (!existing.identifier) await this.store.update('molecules', id, { identifier: await nextIdentifier(this.store) });
       this.summary.updated.molecules++;
     } else {
-      // The declared defaults (COCONUT's), with the import's status over them: imported sources are curated.
-      const status = this.opts.status ?? 'APPROVED';
-      const doc = await this.store.insert('molecules', {
-        ...recordDefaults('molecules'), status, active: status === 'APPROVED',
-        name: m.name, iupac_name: m.iupac_name, ...derived,
-        identifier: await nextIdentifier(this.store),
-      } satisfies NewDoc<'molecules'>);
-      id = doc.id;
-      this.summary.created.molecules++;
+      id = await this.create({ name: m.name, iupac_name: m.iupac_name, ...derived, identifier: await nextIdentifier(this.store) });
     }
     await this.store.setProperties(id, { ...d.properties });
     this.ids.set(key, id);
     return id;
+  }
+
+  /** A new molecule: the declared defaults (COCONUT's), with the import's status over them (imported sources are curated). */
+  private async create(fields: Record<string, unknown>): Promise<number> {
+    const status = this.opts.status ?? 'APPROVED';
+    const doc = await this.store.insert('molecules', { ...recordDefaults('molecules'), status, active: status === 'APPROVED', ...fields } as NewDoc<'molecules'>);
+    this.summary.created.molecules++;
+    return doc.id;
+  }
+
+  /**
+   * A row that names its molecule (COCONUT's downloads, natprod's dump): the identifier is kept
+   * (identity.ts decides which molecule it is), and the file's fields replace the stored ones:
+   * re-importing a newer release updates the molecule in place, its audit entries naming the import.
+   */
+  private async identified(r: ImportRow, m: MoleculeSeed, d: DerivedMolecule, derived: Record<string, unknown>): Promise<number | undefined> {
+    const identifier = m.identifier!;
+    const res = await this.identities.resolve(r.row, identifier, d.standard_inchi_key, r.authority ?? 'file', m.canonical_smiles.includes('M  END'));
+    if (res.kind === 'reject') {
+      this.reject(r.row, res.reason);
+      return undefined;
+    }
+    if (res.note) this.warn(r.row, res.note);
+    const key = `molecules\u0000identifier\u0000${identifier}`;
+    const seen = this.ids.get(key);
+    if (seen !== undefined) return seen;
+    if (res.remint) {
+      await this.store.update('molecules', res.remint.id, { identifier: await nextIdentifier(this.store) });
+      this.summary.updated.molecules++;
+    }
+    // A file without property columns (a lite file) keeps what an earlier file gave, where it still agrees.
+    const given = m.properties ?? storedProperties(res.doc);
+    const { properties, differ } = mergeProperties({ ...d.properties }, given);
+    if (differ.length && m.properties) this.warn(r.row, `${identifier}: the file's properties differ from natprod's derivation, the derived values are kept: ${differ.join('; ')}`);
+    const fields: Record<string, unknown> = { ...(res.keepStructure ? {} : derived), identifier };
+    if (m.name) fields.name = m.name;
+    if (m.iupac_name) fields.iupac_name = m.iupac_name;
+    if (m.cas?.length) fields.cas = m.cas;
+    if (m.synonyms?.length && 'synonyms' in moleculesSchema.fields) fields.synonyms = m.synonyms;
+    if (m.annotation_level !== undefined) fields.annotation_level = m.annotation_level;
+    let id: number;
+    if (res.doc) {
+      id = res.doc.id;
+      const before = res.doc;
+      const changed = Object.keys(fields).filter((k) => k !== 'fingerprints' && JSON.stringify(before[k] ?? null) !== JSON.stringify(fields[k] ?? null));
+      const propsChanged = !res.keepStructure && Object.keys(properties).some((k) => JSON.stringify((before.properties as Record<string, unknown> | undefined)?.[k] ?? null) !== JSON.stringify(properties[k] ?? null));
+      if (changed.length || propsChanged) {
+        await this.store.update('molecules', id, fields);
+        this.summary.updated.molecules++;
+      }
+      if (before.status === 'REVOKED' && r.authority === 'coconut') this.warn(r.row, `${identifier} is REVOKED here and active in COCONUT's file: its status is left as it is`);
+    } else {
+      id = await this.create(fields);
+    }
+    if (!res.keepStructure) await this.store.setProperties(id, properties);
+    const n = identifierNumber(identifier);
+    if (n !== undefined && n > this.maxKept) this.maxKept = n;
+    this.ids.set(key, id);
+    return id;
+  }
+
+  /**
+   * Moves the identifier counter past the largest identifier kept, so that an identifier minted
+   * later (by this import or any write) never takes one COCONUT gave.
+   */
+  async raiseIdentifierCounter(): Promise<void> {
+    if (this.maxKept <= this.raisedTo) return;
+    await this.store.nextCounter('molecule_identifier', this.maxKept + 1);
+    this.raisedTo = this.maxKept;
+  }
+
+  /** Whether a stored molecule came from COCONUT's files (linked to the COCONUT collection). */
+  private async fromCoconut(doc: Doc): Promise<boolean> {
+    this.coconutId ??= (await this.store.findOne('collections', { title: COCONUT_COLLECTION.title }))?.id;
+    return this.coconutId !== undefined && ((doc.collection_ids as number[] | undefined) ?? []).includes(this.coconutId);
   }
 
   private async link(mol: number, field: LinkField, id: number) {
@@ -207,24 +294,34 @@ export class Importer {
       this.reject(r.row, r.problem);
       return;
     }
-    const mol = r.molecule ? await this.molecule(r.row, r.molecule) : undefined;
+    const mol = r.molecule ? await this.molecule(r, r.molecule) : undefined;
     if (r.molecule && mol === undefined) return;
-    const org = r.organism ? await this.organism(r.organism) : undefined;
-    const cit = r.citation ? await this.citation(r.citation) : undefined;
-    const col = r.collection ? await this.collection(r.collection) : undefined;
-    if (org !== undefined) this.touched.organism_ids.add(org);
-    if (col !== undefined) this.touched.collection_ids.add(col);
+    // One organism, citation and collection per row (LOTUS), or several (COCONUT's `|`-joined columns).
+    const orgs: number[] = [];
+    for (const o of [...(r.organism ? [r.organism] : []), ...(r.organisms ?? [])]) orgs.push(await this.organism(o));
+    const cits: number[] = [];
+    for (const c of [...(r.citation ? [r.citation] : []), ...(r.citations ?? [])]) {
+      const id = await this.citation(c);
+      if (id !== undefined) cits.push(id);
+    }
+    const cols: number[] = [];
+    for (const c of [...(r.collection ? [r.collection] : []), ...(r.collections ?? [])]) cols.push(await this.collection(c));
+    for (const o of orgs) this.touched.organism_ids.add(o);
+    for (const c of cols) this.touched.collection_ids.add(c);
     if (mol === undefined) return;
-    if (org !== undefined) await this.link(mol, 'organism_ids', org);
-    if (cit !== undefined) await this.link(mol, 'citation_ids', cit);
-    if (col !== undefined) await this.link(mol, 'collection_ids', col);
+    // Its organism_count, annotation level and stereo family are refreshed at the end (mutate/counts.ts).
+    this.touched.molecules.add(mol);
+    for (const o of orgs) await this.link(mol, 'organism_ids', o);
+    for (const c of cits) await this.link(mol, 'citation_ids', c);
+    for (const c of cols) await this.link(mol, 'collection_ids', c);
   }
 
-  /** `molecule_count` of what the file touched; after a resume, of every organism and collection. */
+  /** Counts and kept fields of what the file touched (`molecule_count`, the molecules' own); after a resume, of everything. */
   async refreshCounts(all: boolean): Promise<void> {
     if (all) {
       for (const doc of await this.store.find('organisms', {}, { fields: ['id'] })) this.touched.organism_ids.add(doc.id);
       for (const doc of await this.store.find('collections', {}, { fields: ['id'] })) this.touched.collection_ids.add(doc.id);
+      for (const doc of await this.store.find('molecules', {}, { fields: ['id'] })) this.touched.molecules.add(doc.id);
     }
     return this.store.exclusive(() => refreshMoleculeCounts(this.store, this.touched));
   }

@@ -34,6 +34,8 @@ export interface ImportRecord {
   size: number;
   /** Status of the molecules it creates. */
   molecule_status: MoleculeStatus;
+  /** The file is a whole COCONUT release: revoke the COCONUT molecules it leaves out (run.ts `revokeAbsent`). */
+  revoke_absent?: boolean;
   user_id: number | null;
   created_at: string;
   started_at?: string;
@@ -84,6 +86,7 @@ export function importView(rec: ImportRecord, statusUrl: string) {
     source: rec.source,
     size: rec.size,
     molecule_status: rec.molecule_status,
+    ...(rec.revoke_absent ? { revoke_absent: true } : {}),
     progress: { ...rec.progress, fraction: rec.progress.total_bytes ? Math.min(1, rec.progress.bytes / rec.progress.total_bytes) : 0 },
     runs: rec.runs,
     created_at: rec.created_at,

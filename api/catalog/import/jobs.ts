@@ -61,6 +61,8 @@ export interface ImportJobsOptions {
 export interface SubmitOptions {
   moleculeStatus?: MoleculeStatus;
   userId: number | null;
+  /** A whole COCONUT release: revoke the COCONUT molecules it leaves out. */
+  revokeAbsent?: boolean;
 }
 
 export class ImportJobs {
@@ -199,6 +201,7 @@ export class ImportJobs {
       ...src,
       status: 'queued',
       molecule_status: opts.moleculeStatus ?? 'APPROVED',
+      ...(opts.revokeAbsent ? { revoke_absent: true } : {}),
       user_id: opts.userId,
       created_at: now,
       heartbeat_at: now,
@@ -301,6 +304,8 @@ export class ImportJobs {
         chunk: this.opts.chunk,
         status: rec.molecule_status,
         user: rec.user_id === null ? undefined : { id: rec.user_id },
+        tag: `import:${rec.id}`,
+        revokeAbsent: rec.revoke_absent,
         signal,
         resume: rec.checkpoint ? { afterRow: rec.checkpoint.row, summary: rec.checkpoint.summary } : undefined,
         retryForMs: this.opts.retryForMs,

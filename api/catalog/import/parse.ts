@@ -10,6 +10,7 @@ import { basename } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../../../shared/errors.ts';
+import { coconutHeaderProblem, coconutRow, isCoconutFull, isCoconutLite, isCoconutSdf } from './coconut.ts';
 import { delimitedRows } from './delimited.ts';
 import { genericMapper, isStructureColumn, resolveColumns } from './generic.ts';
 import {
@@ -23,7 +24,9 @@ import {
   lotusSources,
   lotusValidated,
 } from './lotus.ts';
+import { isNatprodDump, natprodDumpRow } from './natprod-dump.ts';
 import { sdfRecords } from './sdf.ts';
+import { isZipMagic, zipEntries, zipEntryBytes } from './zip.ts';
 import type { CollectionSeed, ImportFormat, ImportRow, RowMapper } from './types.ts';
 import { text } from './types.ts';
 
@@ -37,7 +40,49 @@ export function formatOf(path: string): ImportFormat {
   if (/\.(tsv|tab|txt)$/.test(name)) return 'tsv';
   if (name.endsWith('.csv')) return 'csv';
   if (/\.(sdf|sd|mol)$/.test(name)) return 'sdf';
-  throw new AppError(422, `Unsupported import file type: ${basename(path)} (expected .tsv, .csv or .sdf, optionally .gz)`);
+  if (name.endsWith('.zip') && !basename(path).toLowerCase().endsWith('.gz')) return 'zip';
+  throw new AppError(422, `Unsupported import file type: ${basename(path)} (expected .tsv, .csv or .sdf, optionally .gz, or a .zip holding one)`);
+}
+
+/** Text of a stream of bytes (UTF-8, split characters joined). */
+async function* decoded(bytes: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const dec = new TextDecoder('utf-8');
+  for await (const b of bytes) {
+    const s = dec.decode(b, { stream: true });
+    if (s) yield s;
+  }
+  const end = dec.decode();
+  if (end) yield end;
+}
+
+/**
+ * Opens an import file: its format and its text in chunks. A zip archive (by name or by its
+ * magic bytes) must hold exactly one `.tsv/.csv/.sdf` file, whose name gives the format (COCONUT's
+ * `coconut_csv-11-2026.zip` holds `coconut_csv-11-2026.csv`); a damaged or truncated archive is a
+ * 422 before any row is read (zip.ts). `onBytes` hears the bytes of the file itself read so far.
+ */
+export async function openImport(path: string, onBytes?: (n: number) => void): Promise<{ format: 'tsv' | 'csv' | 'sdf'; entry?: string; chunks: AsyncGenerator<string> }> {
+  const byName = formatOf(path);
+  const fh = await open(path, 'r');
+  const magic = Buffer.alloc(4);
+  try {
+    await fh.read(magic, 0, 4, 0);
+  } finally {
+    await fh.close();
+  }
+  if (byName !== 'zip' && !isZipMagic(magic)) return { format: byName, chunks: fileText(path, onBytes) };
+  const entries = (await zipEntries(path)).filter((e) => {
+    try {
+      return formatOf(e.name) !== 'zip' && !e.name.toLowerCase().endsWith('.gz');
+    } catch {
+      return false;
+    }
+  });
+  if (entries.length !== 1) {
+    throw new AppError(422, `${basename(path)} must hold exactly one .tsv, .csv or .sdf file; it holds ${entries.length ? entries.map((e) => e.name).join(', ') : 'none'}`);
+  }
+  const [e] = entries;
+  return { format: formatOf(e.name) as 'tsv' | 'csv' | 'sdf', entry: e.name, chunks: decoded(zipEntryBytes(path, e, onBytes)) };
 }
 
 /**
@@ -77,6 +122,11 @@ const collectionsOnly: RowMapper = (v) => {
 
 /** Picks the mapping for a delimited file from its header. */
 export async function mapperFor(header: string[]): Promise<{ layout: string; map: RowMapper }> {
+  if (isCoconutFull(header)) return { layout: 'coconut-csv', map: coconutRow };
+  if (isCoconutLite(header)) return { layout: 'coconut-csv-lite', map: coconutRow };
+  if (isNatprodDump(header)) return { layout: 'natprod-dump', map: natprodDumpRow };
+  const notCoconut = coconutHeaderProblem(header);
+  if (notCoconut) throw new AppError(422, notCoconut);
   if (isLotusExport(header)) return { layout: 'lotus-export', map: lotusExport };
   if (isLotusValidated(header)) return { layout: 'lotus-validated', map: lotusValidated(await loadLotusSources()) };
   if (isLotusSources(header)) return { layout: 'lotus-sources', map: lotusSources };
@@ -101,6 +151,11 @@ export async function* parseSdf(chunks: AsyncIterable<string>): AsyncGenerator<I
   let row = 0;
   for await (const rec of sdfRecords(chunks)) {
     row++;
+    const items = Object.keys(rec.data);
+    if (isCoconutSdf(items) || isNatprodDump(items)) {
+      yield { row, line: rec.line, ...(isCoconutSdf(items) ? coconutRow : natprodDumpRow)({ ...rec.data, molblock: rec.molblock }) };
+      continue;
+    }
     // The molblock is the structure; data items named like a structure column are left out.
     const keys = Object.keys(rec.data).filter((k) => !isStructureColumn(k));
     const sig = keys.join('\u0000');
@@ -118,9 +173,7 @@ export async function* parseSdf(chunks: AsyncIterable<string>): AsyncGenerator<I
 }
 
 /** All rows of an import file, in file order. */
-export function readImportFile(path: string): AsyncGenerator<ImportRow> {
-  const format = formatOf(path);
-  const chunks = fileText(path);
-  if (format === 'sdf') return parseSdf(chunks);
-  return parseDelimited(chunks, format === 'tsv' ? '\t' : ',');
+export async function* readImportFile(path: string): AsyncGenerator<ImportRow> {
+  const { format, chunks } = await openImport(path);
+  yield* format === 'sdf' ? parseSdf(chunks) : parseDelimited(chunks, format === 'tsv' ? '\t' : ',');
 }

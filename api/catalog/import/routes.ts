@@ -14,7 +14,15 @@ import '@fastify/multipart';
 import { Errors, HttpError } from '../schema/types.ts';
 import { importView, MOLECULE_STATUSES, type ImportJobs, type ImportRecord, type MoleculeStatus, type Upload } from './jobs.ts';
 
-const KEYS = ['path', 'status'];
+const KEYS = ['path', 'status', 'revoke_absent'];
+
+/** `revoke_absent`: a boolean (JSON) or `true`/`false` (a form field). */
+function revokeAbsent(v: unknown, e: Errors): boolean {
+  if (v === undefined || v === false || v === 'false') return false;
+  if (v === true || v === 'true') return true;
+  e.add('revoke_absent', 'The revoke_absent field must be true or false.');
+  return false;
+}
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** `status` of the molecules an import creates, checked (a Laravel 422 on the field). */
@@ -58,11 +66,12 @@ export function importRoutes(app: FastifyInstance, jobs: ImportJobs) {
             throw new HttpError(422, `Unexpected file field '${part.fieldname}': upload one file as 'file'.`);
           } else upload = await jobs.upload(part.file, part.filename);
         }
-        for (const k of Object.keys(fields)) if (k !== 'status') e.add(k, `The ${k} field is prohibited.`);
+        for (const k of Object.keys(fields)) if (k !== 'status' && k !== 'revoke_absent') e.add(k, `The ${k} field is prohibited.`);
         const status = moleculeStatus(fields.status, e);
+        const revoke = revokeAbsent(fields.revoke_absent, e);
         if (!upload) e.add('file', "The file field is required: upload the file to import as 'file'.");
         e.throwIfAny();
-        rec = await jobs.submitUpload(upload!, { moleculeStatus: status, userId: req.catalogUser!.id });
+        rec = await jobs.submitUpload(upload!, { moleculeStatus: status, userId: req.catalogUser!.id, revokeAbsent: revoke });
         upload = undefined;
       } catch (err) {
         if (upload) await jobs.discard(upload);
@@ -81,9 +90,10 @@ export function importRoutes(app: FastifyInstance, jobs: ImportJobs) {
       for (const k of Object.keys(body)) if (!KEYS.includes(k)) e.add(k, `The ${k} field is prohibited.`);
       if (typeof body.path !== 'string' || !body.path.trim()) e.add('path', 'The path field is required: a file under IMPORT_DIR (or upload the file as multipart field file).');
       const status = moleculeStatus(body.status, e);
+      const revoke = revokeAbsent(body.revoke_absent, e);
       e.throwIfAny();
       const file = await jobs.serverFile((body.path as string).trim());
-      rec = await jobs.submitPath(file, { moleculeStatus: status, userId: req.catalogUser!.id });
+      rec = await jobs.submitPath(file, { moleculeStatus: status, userId: req.catalogUser!.id, revokeAbsent: revoke });
     }
     return reply.code(202).header('location', url(req, rec.id)).send(view(req, rec));
   });

@@ -18,7 +18,8 @@ import type { DeriveMany } from './derive-cache.ts';
 import { Importer, type ImportSummary } from './importer.ts';
 
 export { emptySummary, LISTED, type ImportSummary } from './importer.ts';
-import { fileText, formatOf, parseDelimited, parseSdf } from './parse.ts';
+import { openImport, parseDelimited, parseSdf } from './parse.ts';
+import { revokeAbsent } from './revoke.ts';
 import type { ImportRow } from './types.ts';
 
 export interface ImportProgress {
@@ -63,6 +64,16 @@ export interface ImportOptions {
    */
   onCheckpoint?: (c: { row: number; summary: ImportSummary }) => Promise<void>;
   checkpointRows?: number;
+  /** The audit entries' tag (default `import`; a job's: `import:<job id>`). */
+  tag?: string;
+  /**
+   * The file is a whole COCONUT release: when it has been read to its end, every molecule linked to
+   * the COCONUT collection whose identifier is not in the file is revoked (status REVOKED, not
+   * active), as COCONUT left it out of its release. Skipped, with a warning, when that would
+   * revoke more than `revokeMaxFraction` (default 0.1) of them: a cut-short file is no release.
+   */
+  revokeAbsent?: boolean;
+  revokeMaxFraction?: number;
   /** How long a derivation the infrastructure fails is tried again (derive-cache.ts; default 5 minutes). */
   retryForMs?: number;
   /** Told of each such retry. */
@@ -70,12 +81,14 @@ export interface ImportOptions {
 }
 
 export async function importFile(store: CatalogStore, path: string, opts: ImportOptions): Promise<ImportSummary> {
-  const format = formatOf(path);
   const totalBytes = (await stat(path)).size;
   let bytes = 0;
-  const chunks = fileText(path, (n) => {
+  const { format, chunks } = await openImport(path, (n) => {
     bytes += n;
   });
+  const tag = opts.tag ?? 'import';
+  /** COCONUT identifiers the file lists (rejected and resumed-over rows too): what `revokeAbsent` keeps. */
+  const listed = new Set<string>();
   const rows = format === 'sdf' ? parseSdf(chunks) : parseDelimited(chunks, format === 'tsv' ? '\t' : ',');
   // every record a row creates or changes gets its audit entry (`import`), written with the row
   const audited = tracking(store);
@@ -86,6 +99,7 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   let sinceCheckpoint = 0;
   let checkpointAt = Date.now();
   const checkpoint = async (row: number) => {
+    await importer.raiseIdentifierCounter();
     sinceCheckpoint = 0;
     checkpointAt = Date.now();
     await opts.onCheckpoint?.({ row, summary: importer.summary });
@@ -100,7 +114,7 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
       try {
         await importer.row(r);
       } finally {
-        await audited.flush(opts.user, 'import');
+        await audited.flush(opts.user, tag);
       }
     });
     opts.onProgress?.({ row: r.row, bytes, totalBytes });
@@ -108,6 +122,7 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   };
   let last = skip;
   for await (const r of rows) {
+    if (r.authority === 'coconut' && r.molecule?.identifier) listed.add(r.molecule.identifier);
     if (r.row <= skip) continue;
     last = r.row;
     importer.prefetch(r);
@@ -115,6 +130,8 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
     if (window.length >= lookahead) await write(window.shift()!);
   }
   for (const r of window) await write(r);
+  await importer.raiseIdentifierCounter();
+  if (opts.revokeAbsent) await revokeAbsent(audited, listed, importer.summary, { user: opts.user, tag, maxFraction: opts.revokeMaxFraction });
   await importer.refreshCounts(skip > 0);
   audited.discard(); // counts only: not audited
   if (sinceCheckpoint) await checkpoint(last);

@@ -13,6 +13,20 @@ export interface MoleculeSeed {
   /** The source's InChIKey, kept to compare with the derived one. */
   standard_inchi_key?: string;
   standard_inchi?: string;
+  /**
+   * The file's identifier (`CNP` + 7 digits, a stereo variant's `.N` suffix kept): the molecule
+   * keeps it instead of a minted one (importer.ts, identity rules in the README).
+   */
+  identifier?: string;
+  /** CAS numbers, synonyms and annotation level as the file gives them (COCONUT's downloads). */
+  cas?: string[];
+  synonyms?: string[];
+  annotation_level?: number;
+  /**
+   * Properties the file gives (COCONUT's columns, typed): the descriptors are compared with
+   * natprod's derivation and taken when they agree; the class columns, which nothing derives, are taken.
+   */
+  properties?: Record<string, string | number | boolean | string[] | null>;
 }
 
 export interface OrganismSeed {
@@ -92,11 +106,22 @@ export interface ImportRow {
   organism?: OrganismSeed;
   citation?: CitationSeed;
   collection?: CollectionSeed;
+  /** Several of each (COCONUT's `|`-joined `organisms`, `dois`, `collections`), linked like the single ones. */
+  organisms?: OrganismSeed[];
+  citations?: CitationSeed[];
+  collections?: CollectionSeed[];
+  /**
+   * Whose identifiers the row carries: `coconut` (COCONUT's downloads: its ids win over ids this
+   * catalog minted, and the molecule is linked to the COCONUT collection), or `file` (another
+   * file's ids, e.g. natprod's own dump: kept when free, a clash rejects the row).
+   */
+  authority?: 'coconut' | 'file';
   /** Why this record cannot be imported as it stands (e.g. no structure); the importer rejects it. */
   problem?: string;
 }
 
-export type ImportFormat = 'tsv' | 'csv' | 'sdf';
+/** `zip`: an archive holding one file of the other formats (parse.ts `openImport`). */
+export type ImportFormat = 'tsv' | 'csv' | 'sdf' | 'zip';
 
 /** Maps one record (column name → text) to a row; chosen once per file from its header. */
 export type RowMapper = (values: Record<string, string>) => Omit<ImportRow, 'row' | 'line'>;

@@ -277,8 +277,11 @@ export class EmbeddedStore implements CatalogStore {
     });
   }
 
-  nextCounter(name: string): Promise<number> {
-    return this.op(() => this.bump(name, 1));
+  nextCounter(name: string, atLeast?: number): Promise<number> {
+    return this.op(async () => {
+      const v = await this.bump(name, 1);
+      return atLeast !== undefined && v < atLeast ? this.bump(name, atLeast - v) : v;
+    });
   }
 
   private async bump(name: string, n: number): Promise<number> {

@@ -170,8 +170,10 @@ export class MongoStore implements CatalogStore {
     return hits;
   }
 
-  async nextCounter(name: string) {
-    return this.bump(name, 1);
+  async nextCounter(name: string, atLeast?: number) {
+    // Each step is one atomic $inc, so every value handed out is distinct even between processes.
+    const v = await this.bump(name, 1);
+    return atLeast !== undefined && v < atLeast ? this.bump(name, atLeast - v) : v;
   }
 
   private async bump(name: string, n: number): Promise<number> {

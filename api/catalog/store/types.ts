@@ -197,8 +197,11 @@ export interface CatalogStore {
   /** Sets (or clears, with null) a molecule's properties record; gives it an id once. */
   setProperties(moleculeId: number, props: Record<string, unknown> | null): Promise<void>;
 
-  /** Next value of a named counter, starting at 1 (e.g. `molecule_identifier`). */
-  nextCounter(name: string): Promise<number>;
+  /**
+   * Next value of a named counter, starting at 1 (e.g. `molecule_identifier`); with `atLeast`,
+   * never below it (the import moves the identifier counter past the identifiers it kept).
+   */
+  nextCounter(name: string, atLeast?: number): Promise<number>;
   /**
    * Told when another process changed a collection (embedded: the import CLI or `npm run token`
    * wrote to the same DATA_DIR, seen at our next operation). Absent: the store cannot tell.
