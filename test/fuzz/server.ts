@@ -159,7 +159,16 @@ export async function startServer(mode: Mode, env: Record<string, string> = {}):
       return { counts, docs, hash: all.digest('hex') };
     },
     async close() {
-      for (const fn of teardowns.reverse()) await fn();
+      // Every teardown runs, even after one throws (the api's answer check throws at teardown).
+      let failure: unknown;
+      for (const fn of teardowns.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          failure ??= e;
+        }
+      }
+      if (failure) throw failure;
     },
   };
 }

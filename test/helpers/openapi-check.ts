@@ -59,8 +59,9 @@ export function checkAnswer(method: string, url: string, status: number, content
   const where = `${method} ${url.length > 120 ? `${url.slice(0, 120)}…` : url} → ${status}`;
   if (!route) {
     // An unknown path, or a method its route does not have, answers 404/405 outside any operation;
-    // under /api the token is checked before the method (api/catalog/plugin.ts), so also 401.
-    if (status === 404 || status === 405 || (status === 401 && path.startsWith('/api/'))) return [];
+    // under /api the token is checked before the method (api/catalog/plugin.ts), so also 401; and
+    // a body is read before the method is refused, so also its errors (unreadable 400, too large 413, 415).
+    if ([400, 404, 405, 413, 415].includes(status) || (status === 401 && path.startsWith('/api/'))) return [];
     return [`${where}: ${routes.some((r) => r.re.test(path)) ? 'method' : 'path'} not documented`];
   }
   const responses = route.ops[m].responses ?? {};
