@@ -14,6 +14,7 @@ import catalogPlugin from '../../api/catalog/plugin.ts';
 import { ensureUser, issueToken } from '../../api/catalog/auth/auth.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import { fakeDerive } from '../catalog/helper.ts';
+import { answerCheck } from '../helpers/openapi-check.ts';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../api/catalog/import/cli.ts');
@@ -23,6 +24,7 @@ t.test('import CLI while the service runs on the same DATA_DIR', async (t) => {
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const store = await openStore({ dataDir: dir });
   const app = Fastify();
+  answerCheck(t, app);
   await app.register(catalogPlugin, { store, derive: fakeDerive });
   const token = await issueToken(store, (await ensureUser(store, 'svc@x.org', 'curator')).id);
   const call = (url: string, payload: object) => app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` }, payload });

@@ -44,6 +44,7 @@ import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { fakeDerive, memoryLog } from '../catalog/helper.ts';
+import { answerCheck } from '../helpers/openapi-check.ts';
 
 const rdkit = await loadRDKit();
 // As in the service, the derivation is asynchronous (a worker job): give the event loop a turn.
@@ -72,6 +73,7 @@ async function freshStore(t: { teardown: (fn: () => unknown) => void }): Promise
 t.test('seeding an empty store with the demo set, in the background', async (t) => {
   const store = await freshStore(t);
   const app = Fastify();
+  answerCheck(t, app);
   await app.register(catalogPlugin, { store, derive });
   t.teardown(() => app.close());
   const token = await issueToken(store, (await ensureUser(store, 'newcomer@x.org', 'reader')).id);

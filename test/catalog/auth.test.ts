@@ -10,6 +10,7 @@ import catalogPlugin from '../../api/catalog/plugin.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 import type { CollectionName } from '../../api/catalog/store/types.ts';
 import { build, fakeDerive, seed } from './helper.ts';
+import { answerCheck } from '../helpers/openapi-check.ts';
 
 const run = promisify(execFile);
 
@@ -86,6 +87,7 @@ t.test('token CLI writes while the service runs (embedded store, lock file)', as
   const dir = await mkdtemp(join(tmpdir(), 'natprod-cli-'));
   const store = await openStore({ dataDir: dir });
   const app = Fastify();
+  answerCheck(t, app);
   await app.register(catalogPlugin, { store, derive: fakeDerive });
   t.teardown(async () => {
     await app.close();

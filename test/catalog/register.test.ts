@@ -12,6 +12,7 @@ import { loadConfig } from '../../shared/config.ts';
 import { build as buildFullApp } from '../helpers/app.ts';
 import { fakeDerive, makeStore, seed, storeKinds, type StoreKind } from './helper.ts';
 import { storeVariant } from '../helpers/skip.ts';
+import { answerCheck } from '../helpers/openapi-check.ts';
 
 const VALID = {
   first_name: 'Ada',
@@ -27,6 +28,7 @@ const VALID = {
 async function app(t: Tap, registration: boolean | undefined, kind: StoreKind = 'embedded') {
   const store = await makeStore(t, kind);
   const a = Fastify();
+  answerCheck(t, a);
   await a.register(catalogPlugin, { store, derive: fakeDerive, ...(registration === undefined ? {} : { registration }) });
   await a.ready();
   t.teardown(() => a.close());

@@ -104,3 +104,15 @@ export function checkAnswers(app: FastifyInstance): string[] {
   });
   return violations;
 }
+
+/**
+ * For a test that makes its own app (`Fastify()` with the catalog plugin): the same check, failing
+ * the test at teardown. Call it right after making the app, before its other teardowns, so that it
+ * runs after them (tap runs teardowns last-registered first, and stops at one that throws).
+ */
+export function answerCheck(t: { teardown: (fn: () => unknown) => void }, app: FastifyInstance): void {
+  const violations = checkAnswers(app);
+  t.teardown(() => {
+    if (violations.length) throw new Error(`answers the OpenAPI document does not describe (test/helpers/openapi-check.ts):\n${violations.join('\n')}`);
+  });
+}
