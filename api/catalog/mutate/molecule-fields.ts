@@ -19,17 +19,17 @@ const changed = (d: Doc, set: Record<string, unknown>) => Object.fromEntries(Obj
  */
 export async function refreshMoleculeFields(store: CatalogStore, ids: Iterable<number>, blocks: Iterable<string> = []): Promise<void> {
   const all = [...new Set(ids)];
-  const todo = new Set(blocks);
+  const blocksLeft = new Set(blocks);
   for (let i = 0; i < all.length; i += CHUNK) {
     const docs = await store.find('molecules', { id: { $in: all.slice(i, i + CHUNK) } }, { fields: [...ANNOTATION_INPUTS, 'organism_count', 'annotation_level', 'standard_inchi_key'] });
     for (const d of docs) {
       const set = changed(d, { organism_count: Array.isArray(d.organism_ids) ? d.organism_ids.length : 0, annotation_level: annotationLevel(d) });
       if (Object.keys(set).length) await store.update('molecules', d.id, set);
       const block = keyBlock(d.standard_inchi_key);
-      if (block) todo.add(block);
+      if (block) blocksLeft.add(block);
     }
   }
-  for (const block of todo) {
+  for (const block of blocksLeft) {
     // every key of the block: [BLOCK-, BLOCK.) ('.' follows '-'), an index range in both stores
     const members = await store.find('molecules', { standard_inchi_key: { $gte: `${block}-`, $lt: `${block}.` } }, { fields: ['standard_inchi', 'variants_count', 'has_variants', 'is_parent'] });
     for (const [id, fields] of variantFields(members)) {
