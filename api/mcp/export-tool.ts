@@ -78,7 +78,7 @@ export const EXPORT_MOLECULES_TOOL: Tool = {
     type: 'object',
     title: `${EXPORT_MOLECULES}Arguments`,
     properties: {
-      format: { type: 'string', enum: [...FORMATS], title: 'Format', description: 'smi, sdf (2D), sdf3d or csv' },
+      format: { type: 'string', enum: [...FORMATS], title: 'Format', description: 'smi, sdf (2D), sdf3d, csv, or coconut_csv / coconut_csv_lite (COCONUT\'s download layouts, read back by import_catalog)' },
       search: { type: 'object', title: 'Search', description: 'filters, scopes and sorts of a molecule search' },
       structure: { type: 'object', title: 'Structure', description: 'A structure query (type, query, query_type, threshold, use_chirality)' },
       fields: { type: 'array', items: { type: 'string' }, title: 'Fields', description: 'Columns (csv) or data items (sdf)' },

@@ -6,6 +6,7 @@
 import { RESOURCES } from '../catalog/schema/resources.ts';
 import { COCONUT_TYPES, EXTRA_TYPES, LIMIT_DEFAULT, LIMIT_MAX, MASS_KEYS, QUERY_MAX } from '../catalog/search/index.ts';
 import { REGISTER_RULES } from '../catalog/auth/register.ts';
+import { FORMATS } from '../catalog/export/format.ts';
 import { catalogErrors, json, nullable, obj, ref, recordName, type Schema } from './components.ts';
 
 const str: Schema = { type: 'string' };
@@ -117,7 +118,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       operationId: 'catalog_molecules_export',
       tags: exportTags,
       security,
-      summary: 'Export every molecule matching a search (and a structure query) as SMILES, SDF or CSV',
+      summary: 'Export every molecule matching a search (and a structure query) as SMILES, SDF, CSV or COCONUT\'s CSV layouts',
       requestBody: {
         required: true,
         content: {
@@ -126,7 +127,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
               {
                 search: { type: 'object', description: 'A Lomkit search of molecules: filters, scopes, sorts' },
                 structure: obj({ type: { enum: ['substructure', 'exact', 'similarity'] }, query: str, query_type: { enum: ['smiles', 'smarts'] }, threshold: { type: 'number' }, use_chirality: { type: 'boolean' } }, ['type', 'query']),
-                format: { enum: ['smi', 'sdf', 'csv'] },
+                format: { enum: [...FORMATS], description: 'smi, sdf (2D), sdf3d (3D), csv (natprod\'s columns, `fields`), coconut_csv or coconut_csv_lite (COCONUT\'s download layouts, read back by the COCONUT importer)' },
                 fields: { type: 'array', items: str },
                 async: { type: 'boolean' },
               },

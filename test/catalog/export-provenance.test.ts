@@ -14,6 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadProvenance } from '../../api/catalog/export/provenance.ts';
 import { PROVENANCE_FIELDS } from '../../api/catalog/export/format.ts';
+import { FULL_COLUMNS } from '../../api/catalog/import/coconut.ts';
 import type { CatalogStore } from '../../api/catalog/store/types.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
 import { build } from '../helpers/app.ts';
@@ -159,6 +160,24 @@ t.test('provenance columns and 3D SDF on the LOTUS demo set', async (t) => {
     .slice(0, 10)
     .map((d) => d.id);
   const search = { filters: [{ field: 'id', operator: 'in', value: ids }] };
+
+  await t.test('coconut_csv over HTTP: COCONUT\'s header, organisms, DOIs and collections as the raw rows give them', async (t) => {
+    const res = await exp({ format: 'coconut_csv', search });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /^text\/csv/);
+    t.match(res.headers['content-disposition'], /-coconut_csv\.csv/);
+    t.equal(res.body.split('\r\n')[0], FULL_COLUMNS.join(','), 'COCONUT\'s full header');
+    const rows = csvRecords(res.body);
+    t.equal(rows.length, ids.length);
+    for (const r of rows) {
+      const e = byKey.get(r.standard_inchi_key);
+      if (!e) continue;
+      t.same(split(r.organisms), sorted(e.organisms), `${r.identifier}: organisms, sorted as COCONUT writes them`);
+      t.same(split(r.dois).map((d) => d.toLowerCase()), sorted(e.dois), `${r.identifier}: DOIs`);
+      t.same(split(r.collections), sorted(e.collections), `${r.identifier}: collections`);
+      t.match(r.molecular_weight, /^\d+\.\d+$/, `${r.identifier}: a float as Python writes it`);
+    }
+  });
 
   await t.test('SDF 2D: SD tags with the provenance, atom counts as RDKit counts them', async (t) => {
     const res = await exp({ format: 'sdf', search, fields: ['identifier', 'canonical_smiles', 'standard_inchi_key', ...PROVENANCE_FIELDS] });

@@ -12,6 +12,7 @@
 import { and, type StructureQuery, type StructureSearch, translateSearch, validateSearch, validateStructure } from '../search/index.ts';
 import { molecules } from '../schema/resources.ts';
 import type { CatalogStore, Doc, Filter } from '../store/types.ts';
+import { COCONUT_PROVENANCE, coconutHeader, coconutRecord, isCoconutLayout } from './coconut.ts';
 import { loadProvenance } from './provenance.ts';
 import { Errors, HttpError, type SearchInput } from '../schema/types.ts';
 import {
@@ -55,9 +56,9 @@ export function validateExportRequest(body: unknown): ExportRequest {
   for (const k of Object.keys(b)) if (!BODY_KEYS.includes(k)) e.add(k, `The ${k} field is prohibited.`);
 
   let format: ExportFormat = 'csv';
-  if (b.format === undefined || b.format === null || b.format === '') e.add('format', 'The format field is required: use smi, sdf or csv, or sdf3d for an SDF with 3D coordinates.');
+  if (b.format === undefined || b.format === null || b.format === '') e.add('format', 'The format field is required: use smi, sdf or csv, sdf3d for an SDF with 3D coordinates, or coconut_csv or coconut_csv_lite for the COCONUT download layouts.');
   else if (typeof b.format !== 'string' || !FORMATS.includes(b.format as ExportFormat)) {
-    e.add('format', `The selected format ${JSON.stringify(b.format)} is invalid: use smi, sdf or csv, or sdf3d for an SDF with 3D coordinates.`);
+    e.add('format', `The selected format ${JSON.stringify(b.format)} is invalid: use smi, sdf or csv, sdf3d for an SDF with 3D coordinates, or coconut_csv or coconut_csv_lite for the COCONUT download layouts.`);
   } else format = b.format as ExportFormat;
 
   let search: SearchInput = {};
@@ -76,6 +77,7 @@ export function validateExportRequest(body: unknown): ExportRequest {
   let fields = structure?.type === 'similarity' ? [...DEFAULT_FIELDS, SIMILARITY] : DEFAULT_FIELDS;
   if (b.fields !== undefined) {
     if (format === 'smi') e.add('fields', 'The fields field is prohibited when format is smi (its lines are SMILES<TAB>identifier).');
+    else if (isCoconutLayout(format)) e.add('fields', `The fields field is prohibited when format is ${format} (its columns are COCONUT's).`);
     else if (!Array.isArray(b.fields) || !b.fields.length) e.add('fields', 'The fields field must be a non-empty array of field names.');
     else {
       const seen = new Set<string>();
@@ -92,6 +94,7 @@ export function validateExportRequest(body: unknown): ExportRequest {
 
   if (b.async !== undefined && typeof b.async !== 'boolean') e.add('async', 'The async field must be true or false.');
   e.throwIfAny();
+  if (isCoconutLayout(format)) fields = [...COCONUT_PROVENANCE];
   return { search, structure, format, fields, async: b.async === true };
 }
 
@@ -209,6 +212,7 @@ export async function* exportText(plan: ExportPlan, molblocks: Molblocks, opts: 
   const { format, fields, scores } = plan;
   if (format === 'sdf3d' && !opts.molblocks3d) throw new Error('3D coordinates are not available here');
   if (format === 'csv') yield csvRow(fields);
+  else if (isCoconutLayout(format)) yield coconutHeader(format);
   let rows = 0;
   let skipped = 0;
   for await (const docs of plan.pages(opts.signal)) {
@@ -216,6 +220,7 @@ export async function* exportText(plan: ExportPlan, molblocks: Molblocks, opts: 
     const prov = format === 'smi' ? undefined : await plan.provenance(docs);
     if (format === 'smi') for (const d of docs) out += smilesLine(d);
     else if (format === 'csv') for (const d of docs) out += csvRecord(d, fields, scores, prov);
+    else if (isCoconutLayout(format)) for (const d of docs) out += coconutRecord(d, format, prov);
     else if (format === 'sdf3d') {
       const blocks = await opts.molblocks3d!(docs.map(smilesOf), opts.signal);
       docs.forEach((d, i) => {
@@ -235,5 +240,6 @@ export async function* exportText(plan: ExportPlan, molblocks: Molblocks, opts: 
 
 export function exportFilename(format: ExportFormat, when = new Date()): string {
   const stamp = when.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
-  return `molecules-${stamp}${format === 'sdf3d' ? '-3d' : ''}.${EXTENSIONS[format]}`;
+  const kind = format === 'sdf3d' ? '-3d' : isCoconutLayout(format) ? `-${format}` : '';
+  return `molecules-${stamp}${kind}.${EXTENSIONS[format]}`;
 }

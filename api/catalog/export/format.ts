@@ -6,6 +6,7 @@
  * - SDF: the molblock (V2000, 2D coordinates, computed on the chemistry threads; `sdf3d`: 3D
  *   coordinates from `generate_3d_coordinates`) with the identifier as its title line, one
  *   `> <field>` data item (SD tag) per field, `$$$$`.
+ * - `coconut_csv`, `coconut_csv_lite`: COCONUT's own download layouts (./coconut.ts).
  * - CSV: RFC 4180 (CRLF, a header row, fields with `,` `"` CR or LF quoted, quotes doubled), and
  *   defused against spreadsheet formula injection: a text cell that starts with `=`, `+`, `-`,
  *   `@`, TAB or CR gets a leading `'` (OWASP's advice), so Excel or LibreOffice shows it as text
@@ -14,7 +15,7 @@
 import { exportDefaults, molecules, properties, stored } from '../schema/resources.ts';
 import type { Doc } from '../store/types.ts';
 
-export const FORMATS = ['smi', 'sdf', 'sdf3d', 'csv'] as const;
+export const FORMATS = ['smi', 'sdf', 'sdf3d', 'csv', 'coconut_csv', 'coconut_csv_lite'] as const;
 export type ExportFormat = (typeof FORMATS)[number];
 
 export const MEDIA_TYPES: Record<ExportFormat, string> = {
@@ -22,10 +23,12 @@ export const MEDIA_TYPES: Record<ExportFormat, string> = {
   sdf: 'chemical/x-mdl-sdfile',
   sdf3d: 'chemical/x-mdl-sdfile',
   csv: 'text/csv; charset=utf-8',
+  coconut_csv: 'text/csv; charset=utf-8',
+  coconut_csv_lite: 'text/csv; charset=utf-8',
 };
 
 /** File name extension of each format (both SDF formats are `.sdf` files). */
-export const EXTENSIONS: Record<ExportFormat, string> = { smi: 'smi', sdf: 'sdf', sdf3d: 'sdf', csv: 'csv' };
+export const EXTENSIONS: Record<ExportFormat, string> = { smi: 'smi', sdf: 'sdf', sdf3d: 'sdf', csv: 'csv', coconut_csv: 'csv', coconut_csv_lite: 'csv' };
 
 /**
  * Provenance columns, read from the documents a molecule links to (`organism_ids`,
