@@ -137,6 +137,19 @@ t.test('a release, its other files, then the next month: ids kept, links without
   t.equal(revokedTrail.length, 1);
   const c = next.created;
   t.equal(await store.count('audits', { tags: 'import:month-11' }), c.molecules + c.organisms + c.citations + c.collections + 3, 'each record created, and the renamed, the organism-added and the revoked molecule');
+
+  // A release that lists a molecule again: active again when a release had left it out, not when a curator revoked it.
+  const curated = m10[7].split(',')[0];
+  const cur = (await store.findOne('molecules', { identifier: curated }))!;
+  await store.update('molecules', cur.id, { status: 'REVOKED', active: false });
+  await store.insertMany('audits', [{ auditable_type: 'App\\Models\\Molecule', auditable_id: cur.id, event: 'updated', user_id: 1, old_values: { status: 'APPROVED' }, new_values: { status: 'REVOKED' }, tags: null, created_at: new Date().toISOString() }] as never[]);
+  const again = await importFile(store, fx('coconut_csv-10-2026.zip'), { derive, tag: 'import:month-10-again' });
+  t.same(again.rejected, []);
+  t.match(await store.findOne('molecules', { identifier: gone }), { status: 'APPROVED', active: true }, 'the molecule a release left out is active again');
+  t.ok(again.warnings.some((w) => w.message.includes(`${gone} was revoked when an earlier COCONUT release left it out`)), 'and the summary says so');
+  t.equal(await store.count('audits', { tags: 'import:month-10-again', auditable_id: cur.id }), 0, 'the curator\'s revocation is not undone');
+  t.match(await store.findOne('molecules', { identifier: curated }), { status: 'REVOKED', active: false }, 'the molecule a curator revoked stays revoked');
+  t.ok(again.warnings.some((w) => w.message.includes(`${curated} was revoked here by a curator`)), 'and the summary says so');
 });
 
 t.test('bad files change nothing wrong', async (t) => {

@@ -13,6 +13,7 @@
  * - Within one file, an identifier given to two structures, or a structure given two identifiers,
  *   rejects the later row.
  */
+import { auditableType } from '../audit/audit.ts';
 import type { CatalogStore, Doc } from '../store/types.ts';
 
 export type Identity =
@@ -85,4 +86,16 @@ export class Identities {
 export function identifierNumber(identifier: string): number | undefined {
   const m = /^CNP(\d{7})(?:\.\d+)?$/.exec(identifier);
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * Whether a molecule's REVOKED status was set by an import (revoke.ts: a COCONUT release left it
+ * out), its latest status change tagged `import` or `import:<job id>`, rather than by a curator
+ * (a mutate or an action): only then does a later release that lists it make it active again.
+ */
+export async function revokedByRelease(store: CatalogStore, id: number): Promise<boolean> {
+  const entries = await store.find('audits', { auditable_type: auditableType('molecules'), auditable_id: id }, { sort: [{ field: 'id', dir: -1, nulls: 'last' }] });
+  const last = entries.find((e) => Object.hasOwn((e.new_values ?? {}) as object, 'status'));
+  const tags = String(last?.tags ?? '');
+  return (last?.new_values as { status?: unknown } | undefined)?.status === 'REVOKED' && (tags === 'import' || tags.startsWith('import:'));
 }

@@ -8,6 +8,7 @@
 import { derivedFields } from '../mutate/derived.ts';
 import { recordDefaults, type NewDoc } from '../schema/resources.ts';
 import { nextIdentifier } from '../store/open.ts';
+import { familyIdentifier } from '../mutate/identifiers.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { DeriveCache } from './derive-cache.ts';
@@ -16,7 +17,7 @@ import type { ImportOptions } from './run.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 import { moleculesSchema } from '../schema/molecules.ts';
 import { COCONUT_COLLECTION, mergeProperties, storedProperties } from './coconut.ts';
-import { Identities, identifierNumber } from './identity.ts';
+import { Identities, identifierNumber, revokedByRelease } from './identity.ts';
 import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSeed } from './types.ts';
 import { knownTaxonomy } from './types.ts';
 
@@ -174,10 +175,10 @@ export class Importer {
     if (existing) {
       id = existing.id;
       await this.store.update('molecules', id, { ...derived, ...missing(existing, { name: m.name, iupac_name: m.iupac_name }) });
-      if (!existing.identifier) await this.store.update('molecules', id, { identifier: await nextIdentifier(this.store) });
+      if (!existing.identifier) await this.store.update('molecules', id, { identifier: await familyIdentifier(this.store, { id, ...derived }) });
       this.summary.updated.molecules++;
     } else {
-      id = await this.create({ name: m.name, iupac_name: m.iupac_name, ...derived, identifier: await nextIdentifier(this.store) });
+      id = await this.create({ name: m.name, iupac_name: m.iupac_name, ...derived, identifier: await familyIdentifier(this.store, derived) });
     }
     await this.store.setProperties(id, { ...d.properties });
     this.ids.set(key, id);
@@ -232,7 +233,14 @@ export class Importer {
         await this.store.update('molecules', id, fields);
         this.summary.updated.molecules++;
       }
-      if (before.status === 'REVOKED' && r.authority === 'coconut') this.warn(r.row, `${identifier} is REVOKED here and active in COCONUT's file: its status is left as it is`);
+      if (before.status === 'REVOKED' && r.authority === 'coconut') {
+        if (await revokedByRelease(this.store, id)) {
+          const status = this.opts.status ?? 'APPROVED';
+          await this.store.update('molecules', id, { status, active: status === 'APPROVED' });
+          if (!changed.length && !propsChanged) this.summary.updated.molecules++;
+          this.warn(r.row, `${identifier} was revoked when an earlier COCONUT release left it out; this file lists it again: ${status} again`);
+        } else this.warn(r.row, `${identifier} was revoked here by a curator and is active in COCONUT's file: its status is left as it is`);
+      }
     } else {
       id = await this.create(fields);
     }

@@ -2,14 +2,17 @@
  * A molecule COCONUT revoked is revoked here: COCONUT's downloads list only its active molecules,
  * so after a whole release was read, the molecules that came from COCONUT (linked to its
  * collection) and are missing from it get status REVOKED and `active: false`, each with its audit
- * entry naming the import. Only on request (`revokeAbsent`: a sample or a partial file is no
- * release), and not when it would revoke more than `maxFraction` of them (a file cut short).
+ * entry tagged with the import (`import` or `import:<job id>`). A later release that lists
+ * such a molecule again makes it active again (identity.ts, revokedByRelease); one a curator revoked stays revoked.
+ * Only on request (`revokeAbsent`: a sample or a partial file is no release), and not when it
+ * would revoke more than `maxFraction` of them (a file cut short).
  */
 import type { TrackingStore } from '../audit/audit.ts';
 import { COCONUT_COLLECTION } from './coconut.ts';
 import { LISTED, type ImportSummary } from './importer.ts';
 
 const BATCH = 500;
+
 
 export async function revokeAbsent(
   store: TrackingStore,
