@@ -97,7 +97,26 @@ t.test('seeding an empty store with the demo set, in the background', async (t) 
   const orgs = await store.find('organisms', {}, { fields: ['molecule_count'] });
   t.equal(orgs.reduce((n, o) => n + (o.molecule_count as number), 0), 1396, 'organism molecule_count sums to the molecule-organism pairs');
   t.equal((await store.findOne('collections', { title: 'LOTUS' }))?.molecule_count, 902, 'LOTUS collection: every structure of the export sample');
-  t.equal(await store.count('molecules', { identifier: { $regex: /^CNP\d{7}$/ } }), 1242, 'every molecule has an identifier');
+  t.equal(await store.count('molecules', { identifier: { $regex: /^CNP\d{7}(\.\d+)?$/ } }), 1242, 'every molecule has an identifier');
+  // Stereo families share a number (COCONUT's AssignIdentifiers: the parent without stereo `CNPnnnnnnn`,
+  // its variants `.1`, `.2`...), checked against families read here: the standard InChI without /b /t /m /s.
+  const all = await store.find('molecules', {}, { fields: ['identifier', 'standard_inchi'] });
+  const flat = (inchi: string) => inchi.split('/').filter((l, i) => i === 0 || !'btms'.includes(l[0])).join('/');
+  const byFamily = new Map<string, { identifier: string; inchi: string }[]>();
+  for (const m of all) {
+    const f = flat(m.standard_inchi as string);
+    byFamily.set(f, [...(byFamily.get(f) ?? []), { identifier: m.identifier as string, inchi: m.standard_inchi as string }]);
+  }
+  const numberOf = (id: string) => id.split('.')[0];
+  const families = [...byFamily.entries()].filter(([, ms]) => ms.length > 1);
+  t.ok(families.length > 5, `${families.length} stereo families of two or more in the demo set`);
+  t.same(families.filter(([, ms]) => new Set(ms.map((m) => numberOf(m.identifier))).size !== 1).map(([f]) => f), [], 'each family\'s members share one number');
+  t.equal(new Set(families.map(([, ms]) => numberOf(ms[0].identifier))).size, families.length, 'no two families share a number');
+  const members = [...byFamily.entries()].flatMap(([f, ms]) => ms.map((m) => ({ ...m, parent: m.inchi === f })));
+  const parents = members.filter((m) => m.parent);
+  const variants = members.filter((m) => !m.parent);
+  t.ok(parents.length > 100 && parents.every((m) => /^CNP\d{7}$/.test(m.identifier)), `the ${parents.length} molecules without stereo have a bare number`);
+  t.ok(variants.length > 100 && variants.every((m) => /^CNP\d{7}\.[1-9]\d*$/.test(m.identifier)), `the ${variants.length} molecules with stereo have a suffix .1, .2 ...`);
   t.ok(log.lines.includes('info: demo import done: {"molecules":1242,"organisms":1234,"citations":1348,"collections":93,"links":4082}'));
   t.notOk(log.lines.some((l) => l.startsWith('warn') || l.startsWith('error')));
 

@@ -11,7 +11,7 @@ import { derivedFields, type Derive } from '../mutate/derived.ts';
 import { canRun } from '../auth/policy.ts';
 import type { ResourceDef } from '../schema/resources.ts';
 import { matchingIds, validateSearch } from '../search/index.ts';
-import { nextIdentifier } from '../store/open.ts';
+import { familyIdentifier } from '../mutate/identifiers.ts';
 import type { CatalogStore, Doc } from '../store/types.ts';
 import { Errors, HttpError, ValidationError, type CatalogUser } from '../schema/types.ts';
 import { AppError } from '../../../shared/errors.ts';
@@ -54,7 +54,7 @@ async function move(uriKey: string, ids: number[], reason: unknown, ctx: ActionC
     for (const d of docs) {
       const set: Record<string, unknown> = { status: m.to };
       if (m.active !== undefined) set.active = m.active;
-      if (m.to === 'APPROVED' && !d.identifier) set.identifier = await nextIdentifier(ctx.store);
+      if (m.to === 'APPROVED' && !d.identifier) set.identifier = await familyIdentifier(ctx.store, d);
       if (entry) set.comment = [...((d.comment as unknown[] | undefined) ?? []), entry];
       await store.update('molecules', d.id, set);
     }
@@ -73,7 +73,7 @@ async function storeDerivation(ctx: ActionCtx, d: Doc, der: Awaited<ReturnType<D
     const dup = await ctx.store.findOne('molecules', { standard_inchi_key: der.standard_inchi_key });
     if (dup && dup.id !== d.id) return `its structure now has the InChIKey of molecule ${dup.identifier ?? dup.id} (${der.standard_inchi_key}); not updated`;
     await store.update('molecules', d.id, derivedFields(der));
-    if (!cur.identifier) await store.update('molecules', d.id, { identifier: await nextIdentifier(ctx.store) });
+    if (!cur.identifier) await store.update('molecules', d.id, { identifier: await familyIdentifier(ctx.store, { id: d.id, standard_inchi_key: der.standard_inchi_key, standard_inchi: der.standard_inchi }) });
     await store.setProperties(d.id, { ...der.properties });
     // the stereo families it left and joined
     await refreshMoleculeCounts(store, touchBlockOf(touchBlockOf(touchedNone(), cur), { standard_inchi_key: der.standard_inchi_key }));

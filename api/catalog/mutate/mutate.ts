@@ -12,7 +12,7 @@ import { allWrites, parseMutate, type Op, type RelOp } from './mutate-parse.ts';
 import { can } from '../auth/policy.ts';
 import { hashUserPasswords } from '../auth/users.ts';
 import { RESOURCES, recordDefaults, type ResourceDef } from '../schema/resources.ts';
-import { nextIdentifier } from '../store/open.ts';
+import { familyIdentifier } from './identifiers.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { Errors, HttpError, type CatalogUser } from '../schema/types.ts';
 import { AppError } from '../../../shared/errors.ts';
@@ -176,7 +176,7 @@ class Writer {
     if (coll === 'molecules') this.touched.molecules.add(id);
     if (derived) {
       const cur = (await this.store.findByIds('molecules', [id]))[0];
-      if (!cur.identifier) await this.store.update('molecules', id, { identifier: await nextIdentifier(this.store) });
+      if (!cur.identifier) await this.store.update('molecules', id, { identifier: await familyIdentifier(this.store, cur) });
       await this.store.setProperties(id, { ...derived.properties });
     }
     return id;

@@ -4,7 +4,8 @@
  * ImportCisTransEntries.php creates it with `is_parent`), a parent's `variants_count` counts the
  * molecules that name it and `has_variants` is set on the parent and on every variant
  * (UpdateParentVariantsCounts.php; ImportCisTransEntries.php: "This is for all variants"); the
- * identifiers follow (`CNP0000001.0` the parent, `.1`, `.2` ... its variants, AssignIdentifiers.php).
+ * identifiers follow (`CNP0000001` the parent, `CNP0000001.1`, `.2` ... its variants, AssignIdentifiers.php;
+ * identifiers.ts mints them so).
  *
  * natprod stores no `parent_id`: the family is read off the standard InChI. Molecules whose InChI
  * is the same once the stereo layers (`/b /t /m /s`, also those after an isotopic layer) are
