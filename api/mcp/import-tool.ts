@@ -29,7 +29,9 @@ const admin = (user: CatalogUser) => {
 export const IMPORT_MOLECULES_TOOL: Tool = {
   name: IMPORT_MOLECULES,
   title: 'Import molecules into the catalog',
-  annotations: { title: 'Import molecules into the catalog', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Destructive: it updates molecules in place (a newer release's fields replace the stored ones), and
+  // with revoke_absent it revokes the COCONUT molecules a release leaves out.
+  annotations: { title: 'Import molecules into the catalog', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   description: [
     'Import a TSV, CSV or SDF file (optionally gzip-compressed or zipped, as COCONUT\'s downloads) into the catalog, as POST /api/imports',
     'Starts the import as a job and answers its record: {id, status, progress, summary, status_url}. Poll it with import_status. ' +
