@@ -18,6 +18,9 @@ import { silentLogger } from '../../shared/log.ts';
 import { fakeDerive } from '../catalog/helper.ts';
 import type { Teardown as Tap } from '../helpers/task.ts';
 
+// Three imports of the 1,000-row LOTUS sample with real derivation: more than tap's default
+// per-file limit on a busy 2-core machine. (A limit of the harness, not a timing assertion.)
+t.setTimeout(900_000);
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '../../api/catalog/import/cli.ts');
 const LOTUS = new URL('../../api/catalog/data/lotus_sample_1000.tsv.gz', import.meta.url).pathname;
