@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { deriveMolecule } from '../../shared/chem/catalog/derive.ts';
 import { loadRDKit } from '../../shared/chem/core/rdkit.ts';
-import { importFile } from '../../api/catalog/import/run.ts';
+import { emptySummary, importFile } from '../../api/catalog/import/run.ts';
 import { openStore } from '../../api/catalog/store/open.ts';
 
 const data = (f: string) => fileURLToPath(new URL(`../../api/catalog/data/${f}`, import.meta.url));
@@ -111,4 +111,26 @@ t.test('re-import updates instead of duplicating; bad rows are rejected with rea
   t.match(s2, { rows: 2, created: { molecules: 1, organisms: 1, links: 1 }, updated: { molecules: 1 } });
   t.match(await store.findOne('molecules', { standard_inchi_key: 'LFQSCWFLJHTTHZ-UHFFFAOYSA-N' }), { name: 'ethanol', canonical_smiles: 'CCO' });
   t.equal(await store.count('molecules', { standard_inchi_key: 'YGSDEFSMJLZEOE-UHFFFAOYSA-N' }), 1, 'salicylic acid once');
+});
+
+t.test('a resumed import drops the links a kill left naming lost records, then links again', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-dangling-'));
+  const store = await openStore({ dataDir: join(dir, 'data') });
+  t.teardown(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const csv = join(dir, 'two.csv');
+  await writeFile(csv, 'smiles,name,organism\nCCO,ethanol,Vitis vinifera\nOC(=O)c1ccccc1O,salicylic acid,Salix alba\n');
+  await importFile(store, csv, { derive });
+  const salicylic = (await store.findOne('molecules', { name: 'salicylic acid' }))!;
+  const willow = (await store.findOne('organisms', { name: 'Salix alba' }))!;
+  // What a SIGKILL can leave: the molecule's link written, the organism's insert lost.
+  await store.remove('organisms', [willow.id]);
+  const summary = await importFile(store, csv, { derive, resume: { afterRow: 1, summary: emptySummary() } });
+  t.equal(summary.rows, 1, 'only the row after the checkpoint read again');
+  const after = (await store.findByIds('molecules', [salicylic.id]))[0]!;
+  const orgs = await store.findByIds('organisms', (after.organism_ids as number[]) ?? []);
+  t.same(orgs.map((o) => o.name), ['Salix alba'], 'one link, to the organism the row names, which exists');
+  t.notOk((after.organism_ids as number[]).includes(willow.id), 'the link to the lost organism is gone');
 });

@@ -95,6 +95,7 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   const importer = new Importer(audited, opts);
   const lookahead = Math.max(1, opts.lookahead ?? (opts.deriveMany ? (opts.chunk ?? 32) * 4 : 4));
   const skip = opts.resume?.afterRow ?? 0;
+  if (skip > 0) await dropDanglingLinks(store);
   const every = opts.checkpointRows ?? 200;
   let sinceCheckpoint = 0;
   let checkpointAt = Date.now();
@@ -137,4 +138,27 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
   if (sinceCheckpoint) await checkpoint(last);
   opts.onProgress?.({ row: importer.summary.rows, bytes: totalBytes, totalBytes });
   return importer.summary;
+}
+
+const LINKS = { organism_ids: 'organisms', citation_ids: 'citations', collection_ids: 'collections' } as const;
+
+/**
+ * Before a resumed import reads the rows after its checkpoint again: each collection is written to
+ * its own file, so a kill can keep a molecule's new link and lose the insert of the organism,
+ * citation or collection it names. Such links are dropped; the rows read again link what they
+ * name once more.
+ */
+async function dropDanglingLinks(store: CatalogStore): Promise<void> {
+  const exists = new Map<string, Set<number>>();
+  for (const [field, coll] of Object.entries(LINKS)) exists.set(field, new Set((await store.find(coll, {}, { fields: ['id'] })).map((d) => d.id)));
+  await store.exclusive(async () => {
+    for (const m of await store.find('molecules', {}, { fields: Object.keys(LINKS) })) {
+      const set: Record<string, number[]> = {};
+      for (const field of Object.keys(LINKS)) {
+        const ids = m[field];
+        if (Array.isArray(ids) && ids.some((id) => !exists.get(field)!.has(id as number))) set[field] = ids.filter((id) => exists.get(field)!.has(id as number)) as number[];
+      }
+      if (Object.keys(set).length) await store.update('molecules', m.id, set);
+    }
+  });
 }
