@@ -12,6 +12,7 @@
  */
 import { classifyMol, RULES } from '../classify/classify.ts';
 import type { Mol, RDKit } from '../core/rdkit.ts';
+import type { MolView } from '../core/mol-view.ts';
 import type { DerivedClasses } from './ports.ts';
 
 const none: DerivedClasses = {
@@ -34,12 +35,13 @@ const list = (labels: (string | null | undefined)[]): string[] | null => {
  * The class fields of a parsed molecule. A structure the classifier cannot handle gets nulls:
  * its other derived fields are still worth storing. `circularSugars`: the derivation's own
  * detection (`contains_ring_sugars`, the Sugar Removal Utility's defaults, as the classifier's),
- * which spares the classifier its sugar removal when there is no sugar ring.
+ * which spares the classifier its sugar removal when there is no sugar ring. `view`: the
+ * derivation's view of the molecule, shared with the classifier (ClassifyHints `view`).
  */
-export function deriveClasses(rdkit: RDKit, mol: Mol, circularSugars?: boolean): DerivedClasses {
+export function deriveClasses(rdkit: RDKit, mol: Mol, circularSugars?: boolean, view?: MolView): DerivedClasses {
   let e: ReturnType<typeof classifyMol>;
   try {
-    e = classifyMol(rdkit, mol, RULES, { circularSugars, lean: true });
+    e = classifyMol(rdkit, mol, RULES, { circularSugars, lean: true, view });
   } catch {
     return { ...none };
   }

@@ -27,17 +27,20 @@
 import type { DeriveInput, DerivedMolecule, DerivedProperties } from './ports.ts';
 import { deriveClasses } from './classes.ts';
 import { AppError } from '../../errors.ts';
-import { detectFormat, withMol, type Mol, type RDKit } from '../core/rdkit.ts';
+import { detectFormat, normaliseSmiles, withMol, type Mol, type RDKit } from '../core/rdkit.ts';
 import { pyRound } from '../core/format.ts';
 import { molecularFormula } from '../core/formula.ts';
 import { coconutScores } from '../descriptors/descriptors.ts';
 import { descriptorTables } from '../core/tables.ts';
 import { rdkitDescriptors } from '../descriptors/rdkit-props.ts';
-import { morganGraph } from '../core/morgan-env.ts';
-import { MolView } from '../core/mol-view.ts';
+import { morganCounts, morganGraph, type MorganGraph } from '../core/morgan-env.ts';
+import { isPlainSmiles, MolView } from '../core/mol-view.ts';
 import { requireInchi, structureRecord } from '../standardize/preprocess-record.ts';
-import { coconutSugarFlags, removeSugars } from '../sugars/sugars.ts';
+import { coconutSugarFlags, removeSugars, removeSugarsInMol, sugarMolecule, sugarsFound, type RemovalResult } from '../sugars/sugars.ts';
 import { searchFingerprints } from './fingerprints.ts';
+
+/** The Sugar Removal Utility's settings of `sugar_free_smiles`. */
+const SUGAR_FREE = { onlyTerminal: false, spiroSugars: true } as const;
 
 /**
  * The aglycone as COCONUT and LOTUS store it (`sugar_free_smiles`): every circular and linear
@@ -46,7 +49,10 @@ import { searchFingerprints } from './fingerprints.ts';
  * sugar is left.
  */
 export function sugarFreeSmiles(rdkit: RDKit, canonical: string): string | null {
-  const r = removeSugars(rdkit, canonical, 'both', { onlyTerminal: false, spiroSugars: true });
+  return aglyconeOf(rdkit, canonical, removeSugars(rdkit, canonical, 'both', SUGAR_FREE));
+}
+
+function aglyconeOf(rdkit: RDKit, canonical: string, r: RemovalResult): string | null {
   if (!r.found) return canonical;
   if (r.smiles === '') return null;
   const fragments = r.smiles.split('.');
@@ -55,10 +61,28 @@ export function sugarFreeSmiles(rdkit: RDKit, canonical: string): string | null 
   return sized.reduce((a, b) => (b.heavy > a.heavy ? b : a)).smiles;
 }
 
-/** @param view the molecule's view when the caller has one (its parsed JSON is reused). */
-export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null, view: MolView = new MolView(rdkit, mol)): DerivedProperties {
+/**
+ * sugarFreeSmiles of the derived molecule, reusing what the derivation holds: whether there is a
+ * sugar to remove is decided on the molecule's own sugar analysis (the same graph as its
+ * canonical SMILES read again, so the same answer), and with none the structure itself is the
+ * answer at once; when the structure was given as its canonical SMILES, the removal runs on the
+ * molecule itself (the same molecule the SMILES would give again).
+ */
+function derivedSugarFree(rdkit: RDKit, mol: Mol, view: MolView, canonical: string, isCanonical: boolean): string | null {
+  const m = sugarMolecule(rdkit, mol, view);
+  if (!sugarsFound(m, 'both', SUGAR_FREE)) return canonical;
+  if (!isCanonical) return sugarFreeSmiles(rdkit, canonical);
+  return aglyconeOf(rdkit, canonical, removeSugarsInMol(rdkit, mol, m, 'both', SUGAR_FREE));
+}
+
+/**
+ * @param view the molecule's view when the caller has one (its parsed JSON is reused).
+ * @param graph its Morgan graph when the caller has one.
+ */
+export function deriveProperties(
+  rdkit: RDKit, mol: Mol, murcko: string | null, view: MolView = new MolView(rdkit, mol), graph: MorganGraph = morganGraph(rdkit, mol, view.json),
+): DerivedProperties {
   const d = rdkitDescriptors(rdkit, mol, view.json, view.matchGraph);
-  const graph = morganGraph(rdkit, mol, view.json);
   const ro5 = [d.CrippenClogP > 5, d.amw > 500, d.NumHBA > 10, d.NumHBD > 5].filter(Boolean).length;
   const scores = coconutScores(rdkit, mol, d, graph, view, descriptorTables());
   const sugars = coconutSugarFlags(rdkit, mol, view);
@@ -90,6 +114,17 @@ export function deriveProperties(rdkit: RDKit, mol: Mol, murcko: string | null, 
   };
 }
 
+/**
+ * Whether the Morgan graph's bond types are RDKit's: an aromatic bond whose Kekulé order is 3
+ * (`nc#cn`, RDKit keeps the triple bond and flags it aromatic) reads as aromatic there, so such a
+ * molecule's search fingerprint comes from RDKit itself.
+ */
+function plainBondTypes(view: MolView): boolean {
+  const { bonds, aromaticBonds } = view.json;
+  for (const i of aromaticBonds) if (bonds[i].order > 2) return false;
+  return true;
+}
+
 export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecule {
   const structure = input?.structure;
   if (typeof structure !== 'string' || structure.trim() === '') {
@@ -100,25 +135,31 @@ export function deriveMolecule(rdkit: RDKit, input: DeriveInput): DerivedMolecul
     throw new AppError(422, `Unsupported structure format: ${format.unsupported}`, 'invalid_input');
   }
   const what = format.startsWith('molblock') ? 'molblock' : 'SMILES';
+  // The text RDKit reads (parseMol): a plain SMILES lets the pieces rebuild derived molecules
+  // from the molecule's JSON (MolView.plainSmiles).
+  const text = format === 'smiles' ? normaliseSmiles(structure) : structure;
+  const plain = format === 'smiles' && isPlainSmiles(text);
   return withMol(
     rdkit,
     structure,
     (mol) => {
-      // One view of the molecule: its JSON is parsed once for every piece below.
-      const view = new MolView(rdkit, mol);
-      const record = structureRecord(rdkit, mol, view);
+      // One view of the molecule: its JSON is parsed once, and its sugar analysis made once,
+      // for every piece below.
+      const view = new MolView(rdkit, mol, plain);
+      const record = structureRecord(rdkit, mol, view, { kekule: false, molblockRouteMurcko: true });
       const { inchi, inchikey } = requireInchi(record);
       const murcko = record.murcko === 'None' ? null : record.murcko;
-      const properties = deriveProperties(rdkit, mol, murcko, view);
+      const graph = morganGraph(rdkit, mol, view.json);
+      const properties = deriveProperties(rdkit, mol, murcko, view, graph);
       return {
         standard_inchi: inchi,
         standard_inchi_key: inchikey,
         canonical_smiles: record.smiles,
-        sugar_free_smiles: sugarFreeSmiles(rdkit, record.smiles),
+        sugar_free_smiles: derivedSugarFree(rdkit, mol, view, record.smiles, format === 'smiles' && text === record.smiles),
         has_stereo: record.stereo.defined,
         murcko_framework: murcko,
-        properties: { ...properties, ...deriveClasses(rdkit, mol, properties.contains_ring_sugars) },
-        fingerprints: searchFingerprints(mol),
+        properties: { ...properties, ...deriveClasses(rdkit, mol, properties.contains_ring_sugars, view) },
+        fingerprints: searchFingerprints(mol, plainBondTypes(view) ? morganCounts(graph, 2).keys() : undefined),
       };
     },
     what,

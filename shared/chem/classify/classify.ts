@@ -14,8 +14,9 @@ import { RuleEvaluator } from './rules.ts';
 import { ChemontTree, NpDecision, type ChemontResult, type NpResult } from './tree.ts';
 import { checkRuleSet, type RuleSet } from './types.ts';
 import { withMol, type Mol, type RDKit } from '../core/rdkit.ts';
+import { MolView } from '../core/mol-view.ts';
 import { readGraph } from '../sugars/graph.ts';
-import { removeSugars } from '../sugars/sugars.ts';
+import { removeSugars, removeSugarsInMol, sugarMolecule } from '../sugars/sugars.ts';
 
 export const RULES = rulesJson as unknown as RuleSet;
 
@@ -77,17 +78,25 @@ function sentence(r: ChemontResult): string {
 /**
  * What a caller already knows or does not need (the catalog's derivation): `circularSugars: false`
  * when the Sugar Removal Utility's default detection found no circular sugar in the molecule, which
- * skips the removal (about half the cost); `lean` leaves out the InChIKey (null) and the
- * substituents (empty), which cost SMARTS matches and an InChI the catalog has already.
+ * skips the removal (about half the cost); `lean` leaves out the InChIKey (null), the SMILES ('')
+ * and the substituents (empty), which cost SMARTS matches and an InChI the catalog has already;
+ * `view`, the molecule's view (its MolView), shares the parsed JSON, the sugar analysis and the
+ * SMARTS screen with the caller's other pieces, and the circular sugars are then cut from the
+ * molecule itself rather than from its SMILES read again (the same atoms go; the aglycone's
+ * SMILES may differ in stereo labels only, which no classification pattern reads).
  */
 export interface ClassifyHints {
   circularSugars?: boolean;
   lean?: boolean;
+  view?: MolView;
 }
 
-function classifyWith(rdkit: RDKit, c: Compiled, mol: Mol, aglycone: Mol | null, sugar: SugarFacts, smiles: string, lean = false): ChemclassEntity {
-  const molecule = new ScopeFeatures(rdkit, mol, readGraph(mol), c.rules.patterns, sugar);
-  const agly = aglycone ? new ScopeFeatures(rdkit, aglycone, readGraph(aglycone), c.rules.patterns, sugar) : molecule;
+function classifyWith(
+  rdkit: RDKit, c: Compiled, mol: Mol, aglycone: Mol | null, sugar: SugarFacts, smiles: string, lean = false, view?: MolView,
+): ChemclassEntity {
+  const molecule = new ScopeFeatures(rdkit, mol, readGraph(mol, view?.json), c.rules.patterns, sugar, view);
+  const aglyView = aglycone && view ? new MolView(rdkit, aglycone) : undefined;
+  const agly = aglycone ? new ScopeFeatures(rdkit, aglycone, readGraph(aglycone, aglyView?.json), c.rules.patterns, sugar, aglyView) : molecule;
   const ev = new RuleEvaluator({ molecule, aglycone: agly }, c.rules.conditions);
   const tax = c.chemont.classify(ev);
   const np = c.np.classify(ev);
@@ -121,18 +130,21 @@ export function classifyStructure(rdkit: RDKit, input: string, rules: RuleSet = 
 /** Classify a parsed molecule (the caller keeps and deletes it: the catalog's derivation). */
 export function classifyMol(rdkit: RDKit, mol: Mol, rules: RuleSet = RULES, hints: ClassifyHints = {}): ChemclassEntity {
   const c = compile(rules);
-  const smiles = canonicalKekule(mol);
   const lean = hints.lean ?? false;
+  const view = hints.view?.mol === mol ? hints.view : undefined;
+  const smiles = lean && view ? '' : canonicalKekule(mol);
   // Circular sugars only: linear sugar patterns also match polyol stretches of terpenoids
   // and fatty acids, which must stay part of the aglycone.
-  const removal = hints.circularSugars === false ? { found: false, smiles: '' } : removeSugars(rdkit, smiles, 'circular');
-  const ringCount = (m: Mol) => readGraph(m).rings.length;
+  const removal = hints.circularSugars === false
+    ? { found: false, smiles: '' }
+    : view ? removeSugarsInMol(rdkit, mol, sugarMolecule(rdkit, mol, view), 'circular') : removeSugars(rdkit, smiles, 'circular');
+  const ringCount = (m: Mol) => (m === mol && view ? view.json : readGraph(m)).rings.length;
   if (!removal.found) {
-    return classifyWith(rdkit, c, mol, null, { sugarRings: 0, sugarOnly: false, aglyconeHeavy: mol.get_num_atoms(true) }, smiles, lean);
+    return classifyWith(rdkit, c, mol, null, { sugarRings: 0, sugarOnly: false, aglyconeHeavy: mol.get_num_atoms(true) }, smiles, lean, view);
   }
   if (removal.smiles === '') {
     const sugar = { sugarRings: ringCount(mol), sugarOnly: true, aglyconeHeavy: 0 };
-    return classifyWith(rdkit, c, mol, null, sugar, smiles, lean);
+    return classifyWith(rdkit, c, mol, null, sugar, smiles, lean, view);
   }
   return withMol(rdkit, removal.smiles, (agly) => {
     const sugar = {
@@ -140,6 +152,6 @@ export function classifyMol(rdkit: RDKit, mol: Mol, rules: RuleSet = RULES, hint
       sugarOnly: false,
       aglyconeHeavy: agly.get_num_atoms(true),
     };
-    return classifyWith(rdkit, c, mol, agly, sugar, smiles, lean);
+    return classifyWith(rdkit, c, mol, agly, sugar, smiles, lean, view);
   });
 }

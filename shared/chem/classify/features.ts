@@ -11,6 +11,7 @@
  */
 import { matches, query } from '../core/smarts.ts';
 import type { Mol, RDKit } from '../core/rdkit.ts';
+import type { MolView } from '../core/mol-view.ts';
 import type { MolGraph } from '../sugars/graph.ts';
 import type { PatternDef, PropName } from './types.ts';
 
@@ -35,6 +36,8 @@ export class ScopeFeatures {
     readonly g: MolGraph,
     private readonly patterns: Record<string, PatternDef>,
     private readonly sugar: SugarFacts,
+    /** The molecule's view, when the caller has one: RDKit is not asked for a pattern its SMARTS screen rules out. */
+    private readonly view?: MolView,
   ) {}
 
   /** Unique matches of a named pattern (capped by RDKit at 1000). */
@@ -44,7 +47,7 @@ export class ScopeFeatures {
       const def = this.patterns[pattern];
       const q = def ? query(this.rdkit, def.smarts) : undefined;
       if (!q) throw new Error(`classification pattern ${pattern} does not parse`);
-      n = matches(this.mol, q).length;
+      n = this.view && !this.view.mayMatch(def!.smarts) ? 0 : matches(this.mol, q).length;
       this.counts.set(pattern, n);
     }
     return n;

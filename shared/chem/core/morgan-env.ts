@@ -139,6 +139,18 @@ const TWO_32 = 4294967296;
  * to the bond-set key string.
  */
 export function morganCounts(g: MorganGraph, radius = 2): Map<number, number> {
+  // The catalog's derivation asks twice per graph (NP-likeness, then the search fingerprint).
+  let byRadius = counted.get(g);
+  if (!byRadius) counted.set(g, (byRadius = new Map()));
+  let counts = byRadius.get(radius);
+  if (!counts) byRadius.set(radius, (counts = countEnvironments(g, radius)));
+  return counts;
+}
+
+/** The answers of morganCounts per graph (the maps are shared: callers only read them). */
+const counted = new WeakMap<MorganGraph, Map<number, Map<number, number>>>();
+
+function countEnvironments(g: MorganGraph, radius: number): Map<number, number> {
   const n = g.atoms.length;
   const nb = g.bonds.length;
   const words = Math.max(1, Math.ceil(nb / 32));

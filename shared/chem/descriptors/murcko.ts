@@ -62,14 +62,49 @@ function v3000Lines(molblock: string): string[] {
 }
 
 /**
+ * Whether the framework keeps a tetrahedral centre in a bridged ring system (two SSSR rings
+ * sharing three or more atoms: norbornane, adamantane, the cages of diterpenoid alkaloids). There
+ * the molblock route's drawing can lose or invert centres, so the two routes may answer
+ * differently; everywhere else they agree (100,172 plain SMILES of bench/data/search-100k.smi and
+ * the demo set: 30 frameworks differ, every one bridged with a kept centre).
+ */
+export function bridgedStereo(m: MolJson, keep: boolean[]): boolean {
+  if (!m.atoms.some((a, i) => keep[i] && (a.stereo === 'cw' || a.stereo === 'ccw'))) return false;
+  const owner = new Map<number, number[]>();
+  for (let r = 0; r < m.rings.length; r++) {
+    for (const a of m.rings[r]) {
+      const list = owner.get(a);
+      if (list) list.push(r);
+      else owner.set(a, [r]);
+    }
+  }
+  const shared = new Map<number, number>();
+  for (const rings of owner.values()) {
+    for (let i = 0; i < rings.length; i++) {
+      for (let j = i + 1; j < rings.length; j++) {
+        const key = rings[i] * m.rings.length + rings[j];
+        const n = (shared.get(key) ?? 0) + 1;
+        if (n >= 3) return true;
+        shared.set(key, n);
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * @param view the molecule's view when the caller has one: its parsed JSON is reused, and a
  *   plain-SMILES molecule may take the JSON route.
+ * @param molblockRouteAnswers the answer must be the molblock route's (the catalog's
+ *   derivation, whose stored frameworks come from it): the JSON route is still taken for a plain
+ *   SMILES, except where the two routes could differ (bridgedStereo).
  */
-export function murckoFramework(rdkit: RDKit, mol: Mol, view?: MolView): string {
+export function murckoFramework(rdkit: RDKit, mol: Mol, view?: MolView, molblockRouteAnswers = false): string {
   const m = view?.json ?? readMolJson(mol);
   const { keep, trimmed } = frameworkAtoms(m);
   if (!keep.some(Boolean)) return 'None';
-  const json = view?.plainSmiles ? frameworkJson(m, keep, trimmed) : undefined;
+  const jsonRoute = view?.plainSmiles && !(molblockRouteAnswers && bridgedStereo(m, keep));
+  const json = jsonRoute ? frameworkJson(m, keep, trimmed) : undefined;
   return json === undefined ? viaMolblock(rdkit, mol, keep, trimmed) : smilesOf(rdkit, json);
 }
 

@@ -21,7 +21,7 @@ export interface StereoFlags {
 export interface StructureRecord {
   /** RDKit canonical isomeric SMILES (aromatic). */
   smiles: string;
-  /** RDKit canonical isomeric SMILES in Kekulé form. */
+  /** RDKit canonical isomeric SMILES in Kekulé form ('' when RecordOptions.kekule is false). */
   kekuleSmiles: string;
   /** Standard InChI and InChIKey; null when InChI cannot represent the structure. */
   inchi: string | null;
@@ -57,8 +57,16 @@ export function potentialStereo(rdkit: RDKit, mol: Mol, flags: StereoFlags = ste
   return flags.defined || enumerateStereoisomers(rdkit, mol.get_smiles(), 0).elements > 0;
 }
 
+/** What a caller of structureRecord leaves out or fixes (the catalog's derivation). */
+export interface RecordOptions {
+  /** false: no Kekulé SMILES (`kekuleSmiles` is ''), for a caller that stores none. */
+  kekule?: boolean;
+  /** The framework as the molblock route answers it (murckoFramework's `molblockRouteAnswers`). */
+  molblockRouteMurcko?: boolean;
+}
+
 /** @param view the molecule's view when the caller has one (its parsed JSON is reused). */
-export function structureRecord(rdkit: RDKit, mol: Mol, view?: MolView): StructureRecord {
+export function structureRecord(rdkit: RDKit, mol: Mol, view?: MolView, options: RecordOptions = {}): StructureRecord {
   const inchi = safeInchi(mol);
   let inchikey: string | null = null;
   if (inchi) {
@@ -67,10 +75,10 @@ export function structureRecord(rdkit: RDKit, mol: Mol, view?: MolView): Structu
   }
   return {
     smiles: mol.get_smiles(),
-    kekuleSmiles: mol.get_smiles(JSON.stringify({ doKekule: true })),
+    kekuleSmiles: options.kekule === false ? '' : mol.get_smiles(JSON.stringify({ doKekule: true })),
     inchi: inchi || null,
     inchikey,
-    murcko: murckoFramework(rdkit, mol, view),
+    murcko: murckoFramework(rdkit, mol, view, options.molblockRouteMurcko),
     stereo: stereoFlags(mol, view?.json),
   };
 }

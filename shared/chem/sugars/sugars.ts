@@ -34,7 +34,20 @@ function massOf(rdkit: RDKit, z: number): number {
   return m;
 }
 
-export function sugarMolecule(rdkit: RDKit, mol: Mol, view: MolView = new MolView(rdkit, mol)): SugarMolecule {
+/** The analysis of each view's molecule, so that pieces sharing a view share one (the catalog's derivation). */
+const analysed = new WeakMap<MolView, SugarMolecule>();
+
+export function sugarMolecule(rdkit: RDKit, mol: Mol, view?: MolView): SugarMolecule {
+  if (!view || view.mol !== mol) return analyse(rdkit, mol, view ?? new MolView(rdkit, mol));
+  let m = analysed.get(view);
+  if (!m) {
+    m = analyse(rdkit, mol, view);
+    analysed.set(view, m);
+  }
+  return m;
+}
+
+function analyse(rdkit: RDKit, mol: Mol, view: MolView): SugarMolecule {
   const g = readGraph(mol, view.json);
   let acidic: PatternMatch[] | undefined;
   return {
@@ -99,18 +112,37 @@ export function removeSugars(
   rdkit: RDKit, smiles: string, kind: SugarKind,
   options: Partial<SugarOptions> = {}, detectOptions: Partial<SugarOptions> = options,
 ): RemovalResult {
-  return withMol(rdkit, smiles, (mol) => {
-    const m = sugarMolecule(rdkit, mol);
-    const p = presenceOf(new SugarRemover(m, withDefaults(detectOptions)));
-    const found = kind === 'circular' ? p.hasCircular : kind === 'linear' ? p.hasLinear : p.hasCircular || p.hasLinear;
-    if (!found) return { found, smiles: '' };
-    const opts = withDefaults(options);
-    const present = allAtoms(m);
-    if (opts.onlyTerminal && components(m.g, present).length > 1) {
-      // The SRU refuses this combination with this message (sic: "atomcontainer").
-      throw new AppError(422, 'Only terminal sugar moieties should be removed but the given atomcontainer already contains multiple unconnected structures.', 'invalid_input');
-    }
-    const kept = new SugarRemover(m, opts).remove(present, kind);
-    return { found, smiles: keptSmiles(rdkit, mol, kept, opts.markAttachPoints) };
-  });
+  return withMol(rdkit, smiles, (mol) => removeSugarsInMol(rdkit, mol, sugarMolecule(rdkit, mol), kind, options, detectOptions));
+}
+
+/** Whether `removeSugars` with these detection options finds sugars of `kind` in the analysed molecule. */
+export function sugarsFound(m: SugarMolecule, kind: SugarKind, detectOptions: Partial<SugarOptions> = {}): boolean {
+  const p = presenceOf(new SugarRemover(m, withDefaults(detectOptions)));
+  return kind === 'circular' ? p.hasCircular : kind === 'linear' ? p.hasLinear : p.hasCircular || p.hasLinear;
+}
+
+/** `removeSugars` on a molecule the caller holds (it stays the caller's), with its analysis `m` (sugarMolecule). */
+export function removeSugarsInMol(
+  rdkit: RDKit, mol: Mol, m: SugarMolecule, kind: SugarKind,
+  options: Partial<SugarOptions> = {}, detectOptions: Partial<SugarOptions> = options,
+): RemovalResult {
+  const found = sugarsFound(m, kind, detectOptions);
+  if (!found) return { found, smiles: '' };
+  const opts = withDefaults(options);
+  const present = allAtoms(m);
+  if (opts.onlyTerminal && components(m.g, present).length > 1) {
+    // The SRU refuses this combination with this message (sic: "atomcontainer").
+    throw new AppError(422, 'Only terminal sugar moieties should be removed but the given atomcontainer already contains multiple unconnected structures.', 'invalid_input');
+  }
+  const kept = new SugarRemover(m, opts).remove(present, kind);
+  return { found, smiles: keptSmiles(rdkit, mol, kept, opts.markAttachPoints, () => molblockOf(m, mol)) };
+}
+
+/** The V3000 molblock of an analysed molecule, written once (every removal on it reads the same drawing). */
+const molblocks = new WeakMap<SugarMolecule, string>();
+
+function molblockOf(m: SugarMolecule, mol: Mol): string {
+  let block = molblocks.get(m);
+  if (block === undefined) molblocks.set(m, (block = mol.get_v3Kmolblock()));
+  return block;
 }

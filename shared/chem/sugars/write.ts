@@ -8,10 +8,10 @@
  */
 import type { Mol, RDKit } from '../core/rdkit.ts';
 
-interface AtomLine { idx: number; symbol: string; rest: string[] }
-interface BondLine { type: string; a1: number; a2: number; props: string[] }
+export interface AtomLine { idx: number; symbol: string; rest: string[] }
+export interface BondLine { type: string; a1: number; a2: number; props: string[] }
 
-function parseV3000(block: string): { atoms: AtomLine[]; bonds: BondLine[] } {
+export function parseV3000(block: string): { atoms: AtomLine[]; bonds: BondLine[] } {
   // V3000 continues a long line with a trailing '-' and an 'M  V30 ' prefix on the next one.
   const lines = block.replace(/-\r?\nM {2}V30 /g, '').split('\n');
   const atoms: AtomLine[] = [];
@@ -31,11 +31,12 @@ function parseV3000(block: string): { atoms: AtomLine[]; bonds: BondLine[] } {
 
 /**
  * SMILES (RDKit canonical, Kekulé like the CDK flavour the original service wrote) of the kept
- * atoms; `''` when nothing is kept.
+ * atoms; `''` when nothing is kept. `molblock`: the molecule's V3000 molblock when the caller
+ * has it already (one removal after another on the same molecule: the drawing is made once).
  */
-export function keptSmiles(rdkit: RDKit, mol: Mol, kept: Set<number>, markAttachPoints: boolean): string {
+export function keptSmiles(rdkit: RDKit, mol: Mol, kept: Set<number>, markAttachPoints: boolean, molblock?: () => string): string {
   if (kept.size === 0) return '';
-  const { atoms, bonds } = parseV3000(mol.get_v3Kmolblock());
+  const { atoms, bonds } = parseV3000(molblock ? molblock() : mol.get_v3Kmolblock());
   const newIndex = new Map<number, number>();
   const outAtoms: string[] = [];
   for (const a of atoms) {
