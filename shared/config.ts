@@ -215,6 +215,21 @@ const schema = z.object({
   TOOLKIT_IDLE_MS: intVar(600_000, 0),
   /** Calls that may wait for one toolkit sidecar; more are refused (503). */
   TOOLKIT_QUEUE: intVar(256, 1),
+  /**
+   * osra for structure recognition in pictures (the OCSR operations, docs/ocsr.md): unset = `osra`
+   * on PATH (Debian's osra package), `off` disables them, else the binary's path.
+   */
+  OCSR_OSRA: z.string().trim().optional(),
+  /** Longest osra may take over one picture, in ms; then it is killed (504, or that figure's error in a PDF). */
+  OCSR_TIMEOUT_MS: intVar(20_000, 100),
+  /** Address space of one osra run, in MB (`ulimit -v`); a picture that needs more fails with 422. */
+  OCSR_MEMORY_MB: intVar(1024, 256),
+  /** Bytes of one picture sent to the OCSR operations; more: 413. */
+  OCSR_MAX_BYTES: intVar(10 * 1_048_576, 1024),
+  /** Pixels (width × height) of one picture; more: 413 (osra's time and memory grow with them). */
+  OCSR_MAX_PIXELS: intVar(16_000_000, 10_000),
+  /** Most embedded images read by osra from one PDF (`/ocsr/process-pdf`); the rest are counted and left. */
+  OCSR_PDF_MAX_IMAGES: intVar(50, 1),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -240,7 +255,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * and worker processes read the whole `Config` once and give each thread `threadConfig(config)`;
  * a task reads it as `ctx.config` (shared/ops/types.ts, `TaskContext`).
  */
-export type ThreadConfig = Pick<Config, 'MAX_HEAVY_ATOMS' | 'THREAD_NICE' | 'PDF_MAX_PAGES' | 'UPLOAD_LIMIT' | 'EXTDB_URL' | 'EXTDB_TIMEOUT_MS' | 'CHEMCLASS_URL'>;
+export type ThreadConfig = Pick<
+  Config,
+  'MAX_HEAVY_ATOMS' | 'THREAD_NICE' | 'PDF_MAX_PAGES' | 'UPLOAD_LIMIT' | 'EXTDB_URL' | 'EXTDB_TIMEOUT_MS' | 'CHEMCLASS_URL' | OcsrVariable
+>;
+
+/** The OCSR operations' settings, which their tasks read on the threads (shared/ocsr/). */
+export const OCSR_VARIABLES = ['OCSR_OSRA', 'OCSR_TIMEOUT_MS', 'OCSR_MEMORY_MB', 'OCSR_MAX_BYTES', 'OCSR_MAX_PIXELS', 'OCSR_PDF_MAX_IMAGES'] as const;
+type OcsrVariable = (typeof OCSR_VARIABLES)[number];
 
 export function threadConfig(config: Config): ThreadConfig {
   return {
@@ -251,6 +273,12 @@ export function threadConfig(config: Config): ThreadConfig {
     EXTDB_URL: config.EXTDB_URL,
     EXTDB_TIMEOUT_MS: config.EXTDB_TIMEOUT_MS,
     CHEMCLASS_URL: config.CHEMCLASS_URL,
+    OCSR_OSRA: config.OCSR_OSRA,
+    OCSR_TIMEOUT_MS: config.OCSR_TIMEOUT_MS,
+    OCSR_MEMORY_MB: config.OCSR_MEMORY_MB,
+    OCSR_MAX_BYTES: config.OCSR_MAX_BYTES,
+    OCSR_MAX_PIXELS: config.OCSR_MAX_PIXELS,
+    OCSR_PDF_MAX_IMAGES: config.OCSR_PDF_MAX_IMAGES,
   };
 }
 

@@ -55,6 +55,14 @@ const SPECIAL: Record<string, Sample> = {
     // pages defaults to 1 and a text of at most ten words is page 1's text (docs/spec/chem-service.md §2.4 (34)).
     expected: { value: { text: PDF_PAGES[0], pdf_filename: PDF_FILENAME }, source: PDF_SOURCE },
   },
+  // The sample PDF holds text only: pdfimages lists no image, so osra reads nothing (test/ocsr/ocsr.test.ts reads a figure).
+  extract_structures_from_pdf_ocsr_process_pdf_post: {
+    pdf: true,
+    expected: {
+      value: { pdf_filename: PDF_FILENAME, page_count: 2, pages_read: 2, images_found: 0, images_read: 0, truncated: false, figures: [] },
+      source: `${PDF_SOURCE}; pdfimages -list finds no image in it`,
+    },
+  },
 };
 
 function fromExample(op: OpDef): Sample | undefined {
