@@ -5,8 +5,8 @@
  *
  *   node --import tsx bench/toolkits.ts [calls per case, default 600] [in flight, default 8]
  *
- * Cases: canonical SMILES (rdkit, openbabel, and cdk, which Debian's CDK refuses: 422), 2D molblock
- * (rdkit, cdk, openbabel) and descriptors (rdkit, cdk). Each case runs once to warm up (sidecar
+ * Cases: canonical SMILES (rdkit, openbabel, and cdk: CDK's absolute SMILES numbered by InChI through
+ * JNI-InChI), InChI (rdkit, cdk, openbabel), 2D molblock (rdkit, cdk, openbabel) and descriptors (rdkit, cdk). Each case runs once to warm up (sidecar
  * start, JIT), then is timed: calls/s, p50 and p99 in ms. The sidecar's own cost per call is
  * the round trip of a `ping` (no chemistry) to each sidecar, one at a time, and with 8 in flight.
  * Prints figures, asserts nothing.
@@ -53,6 +53,9 @@ const cases: [string, string, string][] = [
   ['canonical SMILES', '/convert/canonicalsmiles', 'rdkit'],
   ['canonical SMILES', '/convert/canonicalsmiles', 'openbabel'],
   ['canonical SMILES', '/convert/canonicalsmiles', 'cdk'],
+  ['InChI', '/convert/inchi', 'rdkit'],
+  ['InChI', '/convert/inchi', 'cdk'],
+  ['InChI', '/convert/inchi', 'openbabel'],
   ['2D molblock', '/convert/mol2D', 'rdkit'],
   ['2D molblock', '/convert/mol2D', 'cdk'],
   ['2D molblock', '/convert/mol2D', 'openbabel'],

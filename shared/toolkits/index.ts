@@ -42,7 +42,7 @@ export interface RoutablePool {
   run(task: string, args: unknown, hooks: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown>;
 }
 
-/** CDK's SMILES writer needs cdk-inchi for canonical isomeric SMILES; Debian builds CDK without it. */
+/** CDK's SMILES writer needs InChI numbers for canonical isomeric SMILES: cdk-inchi, or natprod's cdk/inchi/ on JNI-InChI. */
 const NO_CDK_INCHI = /cdk-inchi module is not loaded/;
 
 export class Toolkits {
@@ -115,8 +115,8 @@ export class Toolkits {
     if (NO_CDK_INCHI.test(answer.message)) {
       throw new AppError(
         422,
-        `${label} cannot write canonical isomeric SMILES here: CDK numbers atoms with its InChI module (cdk-inchi), which Debian's libcdk-java is built without. ` +
-          'Add cdk-inchi-2.8.jar and its jna-inchi jars to the CDK_JARS directory, or use toolkit=rdkit or toolkit=openbabel (docs/toolkits.md).',
+        `${label} cannot write canonical isomeric SMILES here: CDK numbers atoms with InChI (its cdk-inchi module, which Debian's libcdk-java is built without; ` +
+          'natprod brings its own on JNI-InChI): apt-get install libjni-inchi-java libinchi1 (Debian/Ubuntu), or use toolkit=rdkit or toolkit=openbabel (docs/toolkits.md).',
         'toolkit_unsupported',
       );
     }

@@ -14,7 +14,7 @@ import { compileJavaBridge, findExecutable as findExecutableOn, findJava } from 
 export type ToolkitName = 'cdk' | 'openbabel' | 'rdkit';
 
 export const INSTALL_HINT: Record<ToolkitName, string> = {
-  cdk: 'install a Java runtime and the CDK: on Debian/Ubuntu `apt-get install default-jre-headless libcdk-java`; elsewhere set CDK_JARS to a directory of CDK 2.8 jars and their dependencies, and CDK_JAVA to a java binary if java is not on PATH',
+  cdk: 'install a Java runtime and the CDK: on Debian/Ubuntu `apt-get install default-jre-headless libcdk-java` (and `libjni-inchi-java libinchi1` for its InChI, InChIKey and canonical SMILES); elsewhere set CDK_JARS to a directory of CDK 2.8 jars and their dependencies, and CDK_JAVA to a java binary if java is not on PATH',
   openbabel: 'install Open Babel for Python: on Debian/Ubuntu `apt-get install python3-openbabel`; elsewhere set OPENBABEL_PYTHON to a python with the openbabel module',
   rdkit: 'install native RDKit for Python (3D embedding): on Debian/Ubuntu `apt-get install python3-rdkit`; elsewhere set RDKIT_PYTHON to a python with the rdkit module',
 };
@@ -44,6 +44,8 @@ const DEBIAN_JAVA_DIR = '/usr/share/java';
 /** Beyond the CDK modules: the libraries they load (Debian's libbeam-java, libvecmath-java, libguava-java). */
 const CDK_DEPENDENCIES = ['beam-core', 'beam-func', 'vecmath', 'guava'];
 const BRIDGE_DIR = fileURLToPath(new URL('./cdk/', import.meta.url));
+/** JNI-InChI's jar; with it the bridge also compiles cdk/inchi/*.java (CDK's InChI on InChI 1.03). */
+const JNI_INCHI_JAR = 'jni-inchi.jar';
 export const BRIDGE_CLASS = 'NatprodCdk';
 
 /** As shared/java-bridge.ts's, with no PATH when `env` has none. */
@@ -69,7 +71,13 @@ export function locateCdk(env: ToolkitEnv = process.env): CdkSetup {
   if (!java) problems.push(javaVar ? `CDK_JAVA=${javaVar} is not an executable` : 'no Java runtime found (CDK_JAVA, $JAVA_HOME/bin/java or java on PATH)');
   if (!cdk.includes('cdk-core.jar') && !versioned) problems.push(`no CDK jars in ${dir}`);
   else if (deps.some((d) => !d)) problems.push(`missing in ${dir}: ${CDK_DEPENDENCIES.filter((_, i) => !deps[i]).join(', ')}`);
-  const jars = [...(cdk.length ? cdk : names.filter((n) => /^cdk-[a-z0-9]+-[\d.]+\.jar$/.test(n) && !/slf4j|log4j/.test(n))), ...deps.filter((d): d is string => !!d)].map((n) => join(dir, n));
+  // Optional: JNI-InChI (Debian's libjni-inchi-java) for CDK's InChI and absolute SMILES (shared/toolkits/cdk/inchi/).
+  const inchi = names.find((n) => n === JNI_INCHI_JAR) ?? names.find((n) => /^jni-inchi-[\d.]+\.jar$/.test(n));
+  const jars = [
+    ...(cdk.length ? cdk : names.filter((n) => /^cdk-[a-z0-9]+-[\d.]+\.jar$/.test(n) && !/slf4j|log4j/.test(n))),
+    ...deps.filter((d): d is string => !!d),
+    ...(inchi ? [inchi] : []),
+  ].map((n) => join(dir, n));
   return {
     ok: problems.length === 0,
     ...(problems.length ? { problem: problems.join('; ') } : {}),
@@ -132,6 +140,8 @@ export const JVM_OPTIONS = ['-XX:+UseSerialGC', '-Xmx512m', '-Xss16m', '-XX:Tier
 
 /** The directory of the compiled CDK bridge, compiled now if needed (shared/java-bridge.ts). */
 export async function compileCdkBridge(java: string, jars: string[], cacheRoot?: string, timeoutMs?: number): Promise<string> {
-  const sources = readdirSync(BRIDGE_DIR).filter((n) => n.endsWith('.java')).sort().map((n) => join(BRIDGE_DIR, n));
+  const javaFiles = (d: string) => readdirSync(d).filter((n) => n.endsWith('.java')).sort().map((n) => join(d, n));
+  const withInchi = jars.some((j) => /(^|\/)jni-inchi(-[\d.]+)?\.jar$/.test(j));
+  const sources = [...javaFiles(BRIDGE_DIR), ...(withInchi ? javaFiles(join(BRIDGE_DIR, 'inchi')) : [])];
   return compileJavaBridge({ label: 'CDK', prefix: 'cdk', mainClass: BRIDGE_CLASS, sources, classPath: jars }, java, cacheRoot, timeoutMs);
 }

@@ -19,6 +19,15 @@ import org.openscience.cdk.tools.manipulator.MolecularFormulaManipulator;
  */
 final class CdkDescriptors {
   static Map<String, Object> of(IAtomContainer mol, String smiles) throws Exception {
+    return of(mol, smiles, false);
+  }
+
+  /**
+   * `combined`: also the two values only the original's combined RDKit/CDK table has
+   * (all_descriptors.py, get_all_cdk_descriptors): `bond_count` (BondCountDescriptor) and
+   * `hydrogen_bond_donors_combined` (HBondDonorCountDescriptor: that table counts real donors).
+   */
+  static Map<String, Object> of(IAtomContainer mol, String smiles, boolean combined) throws Exception {
     Map<String, Object> d = new LinkedHashMap<>();
     int acceptors = intOf(new HBondAcceptorCountDescriptor(), mol);
     d.put("atom_count", intOf(new AtomCountDescriptor(), mol));
@@ -44,6 +53,10 @@ final class CdkDescriptors {
     // As upstream, the framework of a fresh parse (the descriptors above typed and aromatised `mol`).
     d.put("murcko_framework", murcko(NatprodCdk.parse(smiles)));
     d.put("molecular_formula", MolecularFormulaManipulator.getString(MolecularFormulaManipulator.getMolecularFormula(mol)));
+    if (combined) {
+      d.put("bond_count", intOf(new BondCountDescriptor(), mol));
+      d.put("hydrogen_bond_donors_combined", intOf(new HBondDonorCountDescriptor(), mol));
+    }
     return d;
   }
 

@@ -91,16 +91,66 @@ public final class NatprodCdk {
     if (op.equals("ping")) return "pong";
     if (op.equals("sleep")) { Thread.sleep(((Number) req.get("ms")).longValue()); return "slept"; }
     if (op.equals("tanimoto")) return tanimoto(req);
+    if (op.equals("depict_enhanced")) return CdkDepictEnhanced.svg(req);
     IAtomContainer mol = parse((String) req.get("smiles"));
     switch (op) {
       case "canonical_smiles": return new SmilesGenerator(SmiFlavor.Absolute).create(layout(mol));
       case "cxsmiles": return new SmilesGenerator(SmiFlavor.Absolute | SmiFlavor.CxSmilesWithCoords).create(layout(mol));
       case "mol2d": return molblock(layout(mol));
-      case "descriptors": return CdkDescriptors.of(layout(mol), (String) req.get("smiles"));
+      case "descriptors": return CdkDescriptors.of(layout(mol), (String) req.get("smiles"), Boolean.TRUE.equals(req.get("combined")));
       case "hose": return hose(mol, ((Number) req.get("spheres")).intValue(), Boolean.TRUE.equals(req.get("ringsize")));
       case "depict": return CdkDepict.svg(layout(mol), req);
+      case "inchi": return inchi(layout(mol));
+      case "inchikey": return inchiKey(inchi(layout(mol)));
+      case "formats": return formats(mol);
       default: throw new BadInput("unknown operation " + op);
     }
+  }
+
+  /**
+   * The original's get_InChI: CDK's InChIGeneratorFactory on the SDG-laid-out molecule. Here on
+   * JNI-InChI (inchi/NatprodInchi.java, compiled only when Debian's libjni-inchi-java is found),
+   * reached by reflection so that the bridge compiles and runs without it.
+   */
+  static String inchi(IAtomContainer mol) throws Exception {
+    return (String) inchiCall("inchi", IAtomContainer.class, mol);
+  }
+
+  static String inchiKey(String inchi) throws Exception {
+    return (String) inchiCall("inchiKey", String.class, inchi);
+  }
+
+  static final String NO_JNI_INCHI = "CDK's InChI needs JNI-InChI and the InChI library, which are not installed here: "
+      + "apt-get install libjni-inchi-java libinchi1 (docs/toolkits.md)";
+
+  static Object inchiCall(String method, Class<?> type, Object arg) throws Exception {
+    Class<?> c;
+    try {
+      c = Class.forName("natprod.inchi.NatprodInchi");
+    } catch (ClassNotFoundException e) {
+      throw new BadInput(NO_JNI_INCHI);
+    }
+    try {
+      return c.getMethod(method, type).invoke(null, arg);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof UnsatisfiedLinkError || cause instanceof NoClassDefFoundError || cause instanceof ExceptionInInitializerError) {
+        throw new BadInput(NO_JNI_INCHI + " (" + cause + ")");
+      }
+      throw new BadInput("CDK could not compute the InChI: " + cause.getMessage());
+    }
+  }
+
+  /** The original's CDK branch of /convert/formats: SDG molblock, absolute SMILES, InChI, InChIKey. */
+  static Map<String, Object> formats(IAtomContainer mol) throws Exception {
+    layout(mol);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("mol", molblock(mol));
+    out.put("canonicalsmiles", new SmilesGenerator(SmiFlavor.Absolute).create(mol));
+    String inchi = inchi(mol);
+    out.put("inchi", inchi);
+    out.put("inchikey", inchiKey(inchi));
+    return out;
   }
 
   static IAtomContainer parse(String smiles) throws BadInput {
