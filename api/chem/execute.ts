@@ -11,6 +11,7 @@ import { isFinished, resultOf } from '../../shared/jobs/outcome.ts';
 import type { ApiContext } from './context.ts';
 import { apiHandlerOf } from './handlers/index.ts';
 import { floatJson } from './float-json.ts';
+import { resolveAutoDetect } from './auto-detect.ts';
 
 export interface Submission {
   job_id: string;
@@ -36,7 +37,9 @@ export function jobStatusUrl(ctx: ApiContext, id: string): string {
   return `${ctx.baseUrl}${ctx.prefix}/jobs/${encodeURIComponent(id)}`;
 }
 
-export async function executeOp(op: OpDef, args: Record<string, unknown>, ctx: ApiContext, opts: ExecOptions): Promise<Outcome> {
+export async function executeOp(op: OpDef, rawArgs: Record<string, unknown>, ctx: ApiContext, opts: ExecOptions): Promise<Outcome> {
+  // auto_detect=true: the structure argument is read from any supported format first (auto-detect.ts).
+  const args = await resolveAutoDetect(rawArgs, ctx);
   const handler = apiHandlerOf(op);
   if (handler) {
     return wrap(op, args, await handler(args, ctx), op.successStatus ?? 200);

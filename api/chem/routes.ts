@@ -87,6 +87,7 @@ export async function chemRoutes(app: FastifyInstance, opts: ChemRouteOptions) {
         // The rate-limit budget this route counts against (api/plugins/limits.ts).
         config: { budget: op.mode === 'long' ? 'long' : 'quick' },
         ...(op.body?.kind === 'multipart' ? { bodyLimit: opts.uploadBodyLimit } : {}),
+        ...(op.body?.kind === 'text' && op.body.maxBytes ? { bodyLimit: op.body.maxBytes } : {}),
         handler: async (req: FastifyRequest, reply: FastifyReply) => {
           const { args: query, async } = splitAsync((req.query ?? {}) as Raw);
           const params = (req.params ?? {}) as Raw;

@@ -42,6 +42,9 @@ def _run(req, ops, read):
     fn = ops.get(op)
     if fn is None:
         raise BadInput("unknown operation %s" % op)
+    if getattr(fn, "raw", False):
+        # An op that reads its own input (an XYZ text, a CDX file), not a SMILES.
+        return fn(req)
     return fn(read(req.get("smiles")), req)
 
 

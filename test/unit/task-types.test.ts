@@ -31,7 +31,7 @@ export async function compileTimeChecks(runner: JobRunner, ctx: ApiContext): Pro
   const key: { inchikey: string; canonical_smiles: string } = await runner.runTask('op', 'chemclass_key', { smiles: 'CCO' });
   const blocks: (string | null)[] = await runner.runTask('op', 'catalog_molblocks', { smiles: ['CCO'] });
   const lookup: TaskResult<'extdb_lookup'> = await runner.runTask('op', 'extdb_lookup', { identifier: 'caffeine' });
-  const canonical: string = await runner.runTask('op', 'generate_canonical_smiles', { smiles: 'CCO', toolkit: 'rdkit' });
+  const canonical: string = await runner.runTask('op', 'generate_canonical_smiles', { smiles: 'CCO', toolkit: 'rdkit', auto_detect: false });
   const search: TaskResult<'catalog_search'> = await runner.runTask('op', 'catalog_search', { type: 'similarity', query: 'CCO', query_type: 'smiles', offset: 0, limit: 10 });
   // A schema default makes the argument optional for callers (z.input).
   const smilesArgs: TaskArgs<'generate_smiles'> = { input_text: 'CCO' };
@@ -54,10 +54,10 @@ export async function compileTimeChecks(runner: JobRunner, ctx: ApiContext): Pro
   void wrongResult;
 
   // The api-side handler table: exactly one handler per operation flagged handler: 'api'.
-  const { generate_smiles, retrieve_extdb_smiles, generate_chemclass_classifications, retrieve_chemclass_results } = API_HANDLERS;
-  const complete = { generate_smiles, retrieve_extdb_smiles, generate_chemclass_classifications, retrieve_chemclass_results } satisfies Handlers;
+  const { generate_smiles, retrieve_extdb_smiles, generate_chemclass_classifications, retrieve_chemclass_results, batch_convert_convert_batch_post } = API_HANDLERS;
+  const complete = { generate_smiles, retrieve_extdb_smiles, generate_chemclass_classifications, retrieve_chemclass_results, batch_convert_convert_batch_post } satisfies Handlers;
   // @ts-expect-error a missing api-side handler (retrieve_chemclass_results)
-  const missing = { generate_smiles, retrieve_extdb_smiles, generate_chemclass_classifications } satisfies Handlers;
+  const missing = { generate_smiles, retrieve_extdb_smiles, generate_chemclass_classifications, batch_convert_convert_batch_post } satisfies Handlers;
   // @ts-expect-error an extra handler for an operation that has none (generate_inchi runs its task)
   const extra = { ...complete, generate_inchi: generate_smiles } satisfies Handlers;
   // @ts-expect-error a handler expecting other arguments than its operation's schema gives
