@@ -7,6 +7,8 @@ import { defineOp } from './types.ts';
 import { bool, smiles, toolkit } from './params.ts';
 import { CAFFEINE, HORDENINE, NATIVE_RDKIT, SPEC } from './examples.ts';
 import { COCONUT_DESCRIPTORS } from './answers.ts';
+import { ALL_DESCRIPTORS, DETAILED_FILTERS } from './answers-chem311.ts';
+import { autoDetect } from './auto-detect.ts';
 
 // Kept in step with parseRange in shared/chem/filters/filters.ts (registry files import no chemistry).
 const RANGE = /^\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*-\s*([-+]?\d+(?:\.\d*)?|[-+]?\.\d+)\s*$/;
@@ -54,7 +56,7 @@ export const descriptorsOps = [
       "molecule's Morgan radius-2 environments per atom, log-damped beyond ±4, rounded to 2 decimals. " +
       'Typical range -5 (synthetic-like) to +5 (natural-product-like).',
     tag: 'chem',
-    args: z.object({ smiles: smiles() }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect() }),
     output: 'application/json',
     answer: z.number().describe('NP-likeness score, 2 decimals'),
     mode: 'quick',
@@ -76,16 +78,20 @@ export const descriptorsOps = [
       'circular_sugars, murcko_framework (RDKit Bemis-Murcko, "None" without rings), nplikeness, molecular_formula. ' +
       '`format=html` answers a readable table instead of JSON. `toolkit=cdk`: the CDK definitions of the original ' +
       '(CDK\'s descriptors, Murcko framework and formula; its upstream quirks kept: donors = acceptors, qed "None"), ' +
-      'with the same sugar flags and NP-likeness as rdkit (docs/toolkits.md).',
+      'with the same sugar flags and NP-likeness as rdkit (docs/toolkits.md). `toolkit=all` (CM 3.11): the original\'s ' +
+      'combined table, 19 descriptors under readable names ("Atom count", "Bond count", ... "Van der Waals Volume"), each ' +
+      'an [RDKit, CDK] pair; CDK\'s bond count and donor counts are null (not in the CDK set natprod runs), and the ' +
+      'call needs CDK like toolkit=cdk (422 naming the package without it).',
     tag: 'chem',
     args: z.object({
       smiles: smiles(),
+      auto_detect: autoDetect(),
       format: z.enum(['json', 'html']).default('json').describe('Response format: json or html'),
-      toolkit: toolkit(['rdkit', 'cdk'] as const),
+      toolkit: toolkit(['rdkit', 'cdk', 'all'] as const),
     }),
     output: 'application/json',
     // format=json; format=html answers text/html.
-    answer: COCONUT_DESCRIPTORS,
+    answer: z.union([COCONUT_DESCRIPTORS, ALL_DESCRIPTORS]),
     mode: 'quick',
     task: 'generate_descriptors',
     examples: [{ query: { smiles: HORDENINE }, expected: { value: HORDENINE_DESCRIPTORS, source: DESCRIPTORS_SOURCE } }],
@@ -151,6 +157,61 @@ export const descriptorsOps = [
       expected: {
         value: [`${HORDENINE} :  T, T, T, F, T, T, T, T, T`, `${GALLIC_ACID} :  F, T, T, F, F, F, T, T, T`],
         source: `${NATIVE_RDKIT}: FilterCatalog PAINS, Descriptors, Crippen, QED, Contrib SA_Score and NP_Score, thresholds as described`,
+      },
+    }],
+  }),
+  defineOp({
+    name: 'filter_molecules_detailed',
+    method: 'POST',
+    path: '/chem/all_filters_detailed',
+    summary: 'Filters molecules with detailed information about violations and substructure matches',
+    description:
+      'The filters of /chem/all_filters with their details, as the original service (CM 3.11) answers them: per molecule ' +
+      'the enabled filters (pains: first PAINS match, its family and description; lipinski: violation count and sentences; ' +
+      'veber, reos, ghose, rule_of_three: violations and the property values judged; qed, sa_score, np_likeness: value ' +
+      'and range), filter_passes in that order and overall_pass by filterOperator. Only passing molecules are listed, ' +
+      'and lines RDKit cannot read as {"valid": false, "error": "Invalid SMILES string"}; total_molecules counts every ' +
+      'non-empty line. Ranges may have negative bounds ("-5-5" is the NP-likeness default and is applied; the original ' +
+      'split on every "-" and skipped it); "" switches a score filter off. Text body, one SMILES per line, or JSON ' +
+      '{"smiles": [...]}; at most 1000 molecules.',
+    tag: 'chem',
+    args: z.object({
+      smiles: z
+        .union([z.string().min(1).max(1_000_000), z.array(z.string().min(1).max(100_000)).min(1).max(1000)])
+        .describe('SMILES, one per line (text body) or a JSON array'),
+      pains: bool(true, 'PAINS filter'),
+      lipinski: bool(true, "Lipinski's rule of five"),
+      veber: bool(true, 'Veber filter'),
+      reos: bool(true, 'REOS filter'),
+      ghose: bool(true, 'Ghose filter'),
+      ruleofthree: bool(true, 'Rule of three'),
+      qedscore: range('0-1', 'QED'),
+      sascore: range('0-10', 'SA score'),
+      nplikeness: range('-5-5', 'NP-likeness'),
+      filterOperator: z.enum(['AND', 'OR']).default('OR').describe('AND: pass every enabled filter; OR: at least one'),
+    }),
+    body: { kind: 'text', field: 'smiles' },
+    output: 'application/json',
+    answer: DETAILED_FILTERS,
+    mode: 'quick',
+    task: 'filter_molecules_detailed',
+    examples: [{
+      query: { lipinski: 'false', veber: 'false', reos: 'false', ghose: 'false', ruleofthree: 'false', qedscore: '', sascore: '', nplikeness: '' },
+      text: `${HORDENINE}\n${GALLIC_ACID}`,
+      expected: {
+        value: {
+          total_molecules: 2,
+          passing_molecules: 1,
+          filter_operator: 'OR',
+          results: [{
+            smiles: HORDENINE,
+            valid: true,
+            filters: { pains: { contains_pains: false, family: null, description: null, passes: true, details: 'No PAINS substructures detected' } },
+            overall_pass: true,
+            filter_passes: [true],
+          }],
+        },
+        source: `${NATIVE_RDKIT}: FilterCatalog PAINS (gallic acid matches catechol_A(92), hordenine nothing), shaped as the original's all_filters_detailed`,
       },
     }],
   }),

@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs';
 import type { OpTasks } from './types.ts';
 import type { standardizeOps } from './standardize.ts';
 import { AppError } from '../errors.ts';
-import { assertStructureSize, normaliseSmiles, type Mol, type RDKit } from '../chem/core/rdkit.ts';
+import { assertStructureSize, normaliseSmiles, withMol, type Mol, type RDKit } from '../chem/core/rdkit.ts';
 import { chemblTables, standardizeMolblock, type ChemblTables } from '../chem/standardize/standardize.ts';
 import { splitSdRecord } from '../chem/standardize/sdf.ts';
 import { checkMolblock, type Issue } from '../chem/standardize/checker.ts';
 import { collectionPreprocessing } from '../chem/standardize/preprocess.ts';
 import { requireInchi, structureRecord, withMolblock } from '../chem/standardize/preprocess-record.ts';
 import { describe as coconutDescriptorSet } from './descriptors.tasks.ts';
+import { fixRadicals } from '../chem/standardize/radicals.ts';
 
 const dataFile = (name: string) => new URL(`../chem/data/${name}`, import.meta.url);
 const readJson = (name: string) => JSON.parse(readFileSync(dataFile(name), 'utf8'));
@@ -106,5 +107,9 @@ export const standardizeTasks = {
       describe: args.descriptors ? (s) => coconutDescriptorSet(rdkit, s) : undefined,
       signal,
     });
+  },
+
+  fix_radicals(args: { smiles: string }, { rdkit }) {
+    return withMol(rdkit, args.smiles, (mol) => fixRadicals(rdkit, mol));
   },
 } satisfies OpTasks<typeof standardizeOps>;

@@ -9,6 +9,8 @@ import { defineOp, type Expected } from './types.ts';
 import { bool, smiles } from './params.ts';
 import { ACETONE_MOLFILE, NATIVE_RDKIT, SPEC } from './examples.ts';
 import { CHECKER_ISSUE, COCONUT_DESCRIPTORS } from './answers.ts';
+import { FIXED_RADICALS } from './answers-chem311.ts';
+import { autoDetect } from './auto-detect.ts';
 
 const PIPELINE =
   'ChEMBL Structure Pipeline rules re-implemented on RDKit: explicit hydrogens removed (except those carrying ' +
@@ -96,6 +98,7 @@ export const standardizeOps = [
     tag: 'chem',
     args: z.object({
       smiles: smiles('SMILES string to check (read without sanitisation, as drawn)'),
+      auto_detect: autoDetect(),
       fix: bool(false, 'Standardize the structure when issues are found and check it again'),
     }),
     output: 'application/json',
@@ -119,6 +122,7 @@ export const standardizeOps = [
     tag: 'chem',
     args: z.object({
       smiles: smiles(),
+      auto_detect: autoDetect(),
       _3d_mol: bool(false, 'Also compute 3D molblocks (with hydrogens) for the three structures'),
       descriptors: bool(false, 'Also compute the COCONUT descriptor set for the three structures'),
     }),
@@ -137,5 +141,33 @@ export const standardizeOps = [
         source: `${SPEC('§2.1 (9)')} (shape, "Not computed" texts, "None" framework); values ${NATIVE_RDKIT}`,
       },
     }],
+  }),
+  defineOp({
+    name: 'fix_radicals',
+    method: 'GET',
+    path: '/chem/fixRadicals',
+    summary: 'Fix radicals (single electrons) in molecules',
+    description:
+      'Saturates radicals as the original service does with CDK (CM 3.11): neutral, non-aromatic C, N and O atoms whose ' +
+      'valence (hydrogens plus bond orders) is short of 4, 3 and 2 get one radical electron each (a carbon with valence 2 ' +
+      'and an oxygen with valence 0 two), and every electron becomes one more hydrogen, the atom then filled to its plain ' +
+      'valence. Radicals on other elements or on charged or aromatic atoms are neither counted nor fixed. Answers ' +
+      'fixed_smiles (RDKit canonical Kekulé SMILES; the original wrote CDK\'s), radicals_detected and radicals_fixed.',
+    tag: 'chem',
+    args: z.object({ smiles: smiles('SMILES string containing radicals to be fixed'), auto_detect: autoDetect() }),
+    output: 'application/json',
+    answer: FIXED_RADICALS,
+    mode: 'quick',
+    task: 'fix_radicals',
+    examples: [
+      {
+        query: { smiles: '[CH3]' },
+        expected: { value: { fixed_smiles: 'C', radicals_detected: 1, radicals_fixed: 1 }, source: "the original's tests/test_fix_radicals.py (methyl radical)" },
+      },
+      {
+        query: { smiles: 'CC[CH2]' },
+        expected: { value: { fixed_smiles: 'CCC', radicals_detected: 1, radicals_fixed: 1 }, source: "the original's tests/test_fix_radicals.py (propyl radical)" },
+      },
+    ],
   }),
 ] as const;

@@ -4,10 +4,16 @@ import {
   detectSugars, removeSugars, sugarInfoMessage, type PreservationMode, type SugarKind, type SugarOptions,
 } from '../chem/sugars/sugars.ts';
 import type { OpTasks, TaskContext } from './types.ts';
+import { withMol, type Mol } from '../chem/core/rdkit.ts';
+import { extractionIndices, extractionSmiles, type Extraction } from '../chem/sugars/extract.ts';
 import type { sugarsOps } from './sugars.ts';
 
 interface Args {
   smiles: string;
+  extract_circular_sugars?: boolean;
+  extract_linear_sugars?: boolean;
+  post_process_sugars?: boolean;
+  limit_post_process_by_size?: boolean;
   gly_bond?: boolean;
   oxygen_atoms?: boolean;
   oxygen_atoms_threshold?: number;
@@ -67,7 +73,27 @@ function removal(kind: SugarKind, notFound: string) {
   };
 }
 
+/** The SugarDetectionUtility's extraction (shared/chem/sugars/extract.ts); `fn` makes the answer from the parts. */
+function extraction<T>(fn: (x: Extraction, a: Args, ctx: TaskContext, mol: Mol) => T) {
+  return (a: Args, ctx: TaskContext): T => {
+    const opts = options(a);
+    const circular = a.extract_circular_sugars ?? true;
+    const linear = a.extract_linear_sugars ?? false;
+    const post = a.post_process_sugars
+      ? { circular, linear, markAttachPoints: a.mark_attach_points ?? false, limitBySize: a.limit_post_process_by_size ?? false }
+      : undefined;
+    return withMol(ctx.rdkit, a.smiles, (mol) => {
+      const x: Extraction = circular || linear
+        ? extractionIndices(ctx.rdkit, mol, circular && linear ? 'both' : circular ? 'circular' : 'linear', opts, post)
+        : { aglycone: Array.from({ length: mol.get_num_atoms() }, (_, i) => i), sugars: [] };
+      return fn(x, a, ctx, mol);
+    });
+  };
+}
+
 export const sugarsTasks = {
+  extract_aglycone_and_sugars: extraction((x, a, ctx, mol) => extractionSmiles(ctx.rdkit, mol, x, a.mark_attach_points ?? false)),
+  get_aglycone_and_sugar_indices: extraction((x) => [x.aglycone, ...x.sugars]),
   get_sugar_information: (a: Args, ctx: TaskContext) => sugarInfoMessage(detectSugars(ctx.rdkit, a.smiles, options(a))),
   remove_linear_sugars: removal('linear', 'No Linear sugar found'),
   remove_circular_sugars: removal('circular', 'No Circular sugars found'),

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, int, num, smiles } from './params.ts';
 import { NATIVE_RDKIT, PICEIN, SPEC } from './examples.ts';
+import { AGLYCONE_AND_SUGARS, AGLYCONE_AND_SUGAR_INDICES } from './answers-chem311.ts';
+import { autoDetect } from './auto-detect.ts';
 
 // Picein less its glucose is piceol (4-hydroxyacetophenone, PubChem CID 7469), here as RDKit canonical Kekulé SMILES.
 const PICEOL = { value: 'CC(=O)C1=CC=C(O)C=C1', source: `hydrolysis of picein gives piceol (PubChem CID 7469), written by ${NATIVE_RDKIT}` };
@@ -51,6 +53,29 @@ const SUGAR_INFO = [
 /** The removal operations' answer: what is left, or the original's "No ... found" text. */
 const REMAINDER = z.string().describe('The remaining structure (RDKit canonical Kekulé SMILES), or the "No ... found" text');
 
+/** The glycoside of the original's test of /tools/get-aglycone-and-sugar-indices (CM 3.11 tests/test_tools.py). */
+const GLYCOSIDE_311 =
+  'CCCCC/C=C/C=C/[C@@H](O)C/C=C/C=C/C(=O)OC1C(O)[C@H](C2=C(O)C=C(O)C=C2CO)O[C@H](CO)[C@H]1O[C@@H]1OC(CO)[C@H](O)[C@H](O)C1O[C@@H]1OC(CO)[C@H](O)[C@H](O)C1O';
+
+const extraction = {
+  extract_circular_sugars: bool(true, 'Extract circular sugars'),
+  extract_linear_sugars: bool(false, 'Extract linear sugars'),
+  ...circular(false),
+  ...linear,
+  ...removal,
+  post_process_sugars: bool(false, 'Split the extracted sugar moieties at the O-glycosidic (ether), ester and peroxide bonds that join them'),
+  limit_post_process_by_size: bool(false, 'Split only parts larger than the preservation threshold (with post_process_sugars)'),
+};
+
+const EXTRACTION =
+  'Extraction after CDK\'s SugarDetectionUtility (CM 3.11): the aglycone is what the removal of the asked kinds keeps, ' +
+  'the sugars the rest, split into connected moieties; a sugar C6 or a carboxy carbon cut off by the removal goes back to ' +
+  'its sugar, and a heteroatom on a broken bond to carbon (the glycosidic O) is in both parts. Circular sugars need no ' +
+  'O-glycosidic bond by default here (gly_bond false). post_process_sugars splits the sugar part into its units at esters, ' +
+  'peroxides and O-glycosidic bonds from a ring carbon (circular; linear: esters, cross-linking ethers, ethers, peroxides), ' +
+  'the connecting O of an ester or ether copied to both units (the copy is a new atom, so its index is listed once). ' +
+  'Without sugars the answer is the whole molecule alone; an aglycone with nothing left is "" (SMILES) or [] (indices).';
+
 export const sugarsOps = [
   defineOp({
     name: 'get_sugar_information',
@@ -60,7 +85,7 @@ export const sugarsOps = [
     description: NOTE + 'Answers one of "The molecule contains Linear and Circular sugars", "The molecule contains only ' +
       'Linear sugar", "The molecule contains only Circular sugar", "The molecule contains no sugar".',
     tag: 'tools',
-    args: z.object({ smiles: smiles(), ...circular(false), ...linear }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect(), ...circular(false), ...linear }),
     output: 'application/json',
     answer: z.enum(SUGAR_INFO),
     mode: 'quick',
@@ -77,7 +102,7 @@ export const sugarsOps = [
     summary: 'Detect and remove linear sugars',
     description: NOTE + 'Answers "No Linear sugar found" when there is none; 422 when the molecule consists only of sugar and nothing would be left.',
     tag: 'tools',
-    args: z.object({ smiles: smiles(), ...linear, ...removal }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect(), ...linear, ...removal }),
     output: 'application/json',
     answer: REMAINDER,
     mode: 'quick',
@@ -96,7 +121,7 @@ export const sugarsOps = [
       'presence is tested without that requirement). Answers "No Circular sugars found" when there is none; 422 when the molecule ' +
       'consists only of sugar and nothing would be left.',
     tag: 'tools',
-    args: z.object({ smiles: smiles(), ...circular(true), ...removal }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect(), ...circular(true), ...removal }),
     output: 'application/json',
     answer: REMAINDER,
     mode: 'quick',
@@ -111,11 +136,51 @@ export const sugarsOps = [
     description: NOTE + 'Removes circular (by default only O-glycosidically bound) and linear sugars in alternating ' +
       'rounds. Answers "No Linear or Circular sugars found" when there is none; 422 when the molecule consists only of sugar and nothing would be left.',
     tag: 'tools',
-    args: z.object({ smiles: smiles(), ...circular(true), ...linear, ...removal }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect(), ...circular(true), ...linear, ...removal }),
     output: 'application/json',
     answer: REMAINDER,
     mode: 'quick',
     task: 'remove_linear_and_circular_sugars',
     examples: [{ query: { smiles: PICEIN }, expected: PICEOL }],
+  }),
+  defineOp({
+    name: 'extract_aglycone_and_sugars',
+    method: 'GET',
+    path: '/tools/extract-aglycone-and-sugars',
+    summary: 'Extract the aglycone and the sugar moieties of a molecule as SMILES; the aglycone comes first',
+    description: NOTE + EXTRACTION,
+    tag: 'tools',
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect(), ...extraction }),
+    output: 'application/json',
+    answer: AGLYCONE_AND_SUGARS,
+    mode: 'quick',
+    task: 'extract_aglycone_and_sugars',
+    examples: [{
+      query: { smiles: PICEIN },
+      expected: {
+        value: [PICEOL.value, 'OC[C@H]1O[C@@H](O)[C@H](O)[C@@H](O)[C@@H]1O'],
+        source: `picein is piceol 4-O-beta-D-glucopyranoside: piceol (PubChem CID 7469) and beta-D-glucopyranose (the glycosidic O on both sides), written by ${NATIVE_RDKIT}`,
+      },
+    }],
+  }),
+  defineOp({
+    name: 'get_aglycone_and_sugar_indices',
+    method: 'GET',
+    path: '/tools/get-aglycone-and-sugar-indices',
+    summary: 'Get the atom indices of the aglycone and of the sugar moieties of a molecule',
+    description: EXTRACTION + ' Indices are those of the input SMILES\' atoms as RDKit reads them (explicit [H] atoms are not counted).',
+    tag: 'tools',
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect(), ...extraction }),
+    output: 'application/json',
+    answer: AGLYCONE_AND_SUGAR_INDICES,
+    mode: 'quick',
+    task: 'get_aglycone_and_sugar_indices',
+    examples: [{
+      query: { smiles: GLYCOSIDE_311 },
+      expected: {
+        value: [Array.from({ length: 39 }, (_, i) => i), Array.from({ length: 23 }, (_, i) => 38 + i)],
+        source: "the original's tests/test_tools.py (test_get_aglycone_and_sugar_indices)",
+      },
+    }],
   }),
 ] as const;

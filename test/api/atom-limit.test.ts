@@ -65,7 +65,7 @@ t.test('every structure-taking operation refuses more heavy atoms than the limit
     const s = SAMPLES[op.name];
     let res;
     if (s.text !== undefined) {
-      const body = op.name === 'filter_molecules' ? `CCO\n${big}` : `\n  big\n\n${molblockOf(401)}`;
+      const body = op.name.startsWith('filter_molecules') ? `CCO\n${big}` : op.name === 'xyz_to_formats_convert_xyz_post' ? xyzOf(401) : `\n  big\n\n${molblockOf(401)}`;
       res = await app.inject({ method: 'POST', url: op.path, payload: body, headers: { 'content-type': 'text/plain' } });
     } else {
       const key = 'input_text' in (s.query ?? {}) ? 'input_text' : 'smiles';
@@ -83,6 +83,11 @@ t.test('every structure-taking operation refuses more heavy atoms than the limit
   t.equal(edge.statusCode, 200, 'a 400-atom chain is still processed');
   t.equal(edge.json(), 'C'.repeat(400));
 });
+
+/** An XYZ frame of a straight chain of n carbons, 1.54 Å apart. */
+function xyzOf(n: number): string {
+  return `${n}\nchain\n${Array.from({ length: n }, (_, i) => `C ${(i * 1.54).toFixed(3)} 0.000 0.000`).join('\n')}\n`;
+}
 
 /** A V2000 chain of n carbons. */
 function molblockOf(n: number): string {

@@ -42,6 +42,8 @@ t.test('registry entries as the spec names them', async (t) => {
     ['remove_linear_sugars', 'GET', '/tools/remove-linear-sugars', 'tools'],
     ['remove_circular_sugars', 'GET', '/tools/remove-circular-sugars', 'tools'],
     ['remove_linear_and_circular_sugars', 'GET', '/tools/remove-sugars', 'tools'],
+    ['extract_aglycone_and_sugars', 'GET', '/tools/extract-aglycone-and-sugars', 'tools'],
+    ['get_aglycone_and_sugar_indices', 'GET', '/tools/get-aglycone-and-sugar-indices', 'tools'],
   ]);
   for (const o of sugarsOps) t.ok(sugarsTasks[o.task], `${o.name} has a task`);
   const info = sugarsOps[0].args.parse({ smiles: 'C' });

@@ -61,7 +61,10 @@ t.test('every schema refuses values of another shape', async (t) => {
 });
 
 t.test('wrong answers are caught where they go wrong', async (t) => {
-  const descriptors = op('generate_descriptors');
+  // The COCONUT set (the first of its answers' union; toolkit=all answers the combined table).
+  const union = op('generate_descriptors').answer as unknown as { options: z.ZodType[] };
+  const descriptors = { ...op('generate_descriptors'), answer: union.options[0] } as OpDef;
+  t.same(answerViolations(op('generate_descriptors'), { CCO: 1 }).length > 0, true, 'the union refuses what neither set is');
   const good = op('generate_descriptors').examples![0].expected!.value as Record<string, Expected>;
   t.same(answerViolations(descriptors, good), []);
   t.match(answerViolations(descriptors, { ...good, atom_count: 27.5 }), [/^\$\.atom_count: .*int/], 'a float count');

@@ -1,6 +1,6 @@
 /**
  * The `format=html` rendering of a descriptor object: a small style block followed by a
- * two-column table shaped like the pandas `DataFrame.to_html()` output of the original
+ * table shaped like the pandas `DataFrame.to_html()` output of the original
  * service (`<table border="1" class="dataframe">`, a row index, `Descriptor name | Values`).
  */
 import type { DescriptorValue } from './descriptors.ts';
@@ -25,17 +25,29 @@ function show(value: DescriptorValue): string {
 }
 
 export function descriptorsHtml(values: Record<string, DescriptorValue>): string {
-  const rows = Object.entries(values)
+  return descriptorsTableHtml(['Values'], Object.entries(values).map(([name, value]) => [name, [value]]));
+}
+
+/**
+ * The same table with one column per value list: `toolkit=all` answers `RDKit Descriptors | CDK
+ * Descriptors` (the original's three-column frame).
+ */
+export function descriptorsTableHtml(columns: string[], rows: [string, DescriptorValue[]][]): string {
+  const body = rows
     .map(
-      ([name, value], i) =>
-        `    <tr>\n      <th>${i}</th>\n      <td>${escapeHtml(name)}</td>\n      <td>${escapeHtml(show(value))}</td>\n    </tr>`,
+      ([name, values], i) =>
+        `    <tr>\n      <th>${i}</th>\n      <td>${escapeHtml(name)}</td>\n` +
+        values.map((v) => `      <td>${escapeHtml(show(v))}</td>\n`).join('') +
+        '    </tr>',
     )
     .join('\n');
   return (
     STYLE +
     '<table border="1" class="dataframe">\n  <thead>\n    <tr style="text-align: right;">\n      <th></th>\n' +
-    '      <th>Descriptor name</th>\n      <th>Values</th>\n    </tr>\n  </thead>\n  <tbody>\n' +
-    rows +
+    '      <th>Descriptor name</th>\n' +
+    columns.map((c) => `      <th>${escapeHtml(c)}</th>\n`).join('') +
+    '    </tr>\n  </thead>\n  <tbody>\n' +
+    body +
     '\n  </tbody>\n</table>'
   );
 }
