@@ -69,7 +69,7 @@ export async function catalogByName(store: CatalogReader, name: string): Promise
  * install when OPSIN is missing). `prefix` opens that detail (auto mode: why it was not read as
  * a structure).
  */
-export async function resolveName(rawName: string, ctx: ApiContext, prefix = ''): Promise<NameResolution> {
+export async function resolveName(rawName: string, ctx: ApiContext, prefix = '', opts: { asWritten?: boolean } = {}): Promise<NameResolution> {
   const name = rawName.trim();
   const misses: string[] = [];
   let opsinMissing = false;
@@ -85,7 +85,8 @@ export async function resolveName(rawName: string, ctx: ApiContext, prefix = '')
       if (answer.ok) {
         const smiles = await canonical(ctx, answer.smiles);
         const source = `OPSIN ${bridge.version ?? ''}`.trim();
-        if (smiles) return { smiles, resolver: 'opsin', source, ...(answer.warning ? { warning: answer.warning } : {}) };
+        // `asWritten`: OPSIN's own SMILES (once RDKit has read it), as the original's generate_smiles answers it.
+        if (smiles) return { smiles: opts.asWritten ? answer.smiles : smiles, resolver: 'opsin', source, ...(answer.warning ? { warning: answer.warning } : {}) };
         misses.push(`OPSIN answered ${answer.smiles}, which RDKit cannot read`);
       } else {
         misses.push(`OPSIN: ${answer.message}`);

@@ -73,6 +73,20 @@ export function chemOperation(op: OpDef) {
         'application/json': { schema: { type: 'object', properties: Object.fromEntries([...inBody].map((k) => [k, args.properties[k]])) } },
       },
     };
+  } else if (op.body?.kind === 'json') {
+    // Every argument but the path's is a property of the JSON body (as the original's `Body(embed=True)` parameters).
+    const props = Object.keys(args.properties).filter((k) => !pathParams.includes(k));
+    for (const k of props) inBody.add(k);
+    const example = op.examples?.[0]?.query;
+    requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: Object.fromEntries(props.map((k) => [k, args.properties[k]])), ...(args.required.length ? { required: args.required.filter((k) => props.includes(k)) } : {}) },
+          ...(example ? { example: Object.fromEntries(Object.entries(example).map(([k, v]) => [k, exampleValue(v, args.properties[k] ?? {})])) } : {}),
+        },
+      },
+    };
   }
   const parameters = Object.entries(args.properties)
     .filter(([k]) => !inBody.has(k))
@@ -120,7 +134,7 @@ export function chemOperation(op: OpDef) {
               content: { 'application/json': { schema: ref('JobSubmission') } },
             },
           }),
-      ...detailErrors(...(op.method === 'POST' ? [400, 413, 415] : []), ...(pathParams.length ? [404] : []), 409, 422, 429, 503, 504),
+      ...detailErrors(...new Set([...(op.method === 'POST' ? [400, 413, 415] : []), ...(op.clientErrors ?? []), ...(pathParams.length ? [404] : []), 409, 422, 429, 503, 504])),
     },
   };
 }

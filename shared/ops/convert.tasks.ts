@@ -47,7 +47,10 @@ export const convertInternalTasks = internalTasks({
       const kind = resolveRepresentation(a.input_text, a.representation);
       if (kind !== 'selfies') return toCanonicalSmiles(rdkit, a.input_text, kind);
       const decoded = selfiesToSmiles(a.input_text.trim());
-      return decoded === null ? null : withMol(rdkit, decoded, (m) => m.get_smiles());
+      // representation=selfies named: the decoder's own string, as the original answers it (read by
+      // RDKit first, so an unreadable one is still a 422); auto-detected: RDKit canonical SMILES.
+      if (decoded === null) return null;
+      return withMol(rdkit, decoded, (m) => (a.representation === 'selfies' ? decoded : m.get_smiles()));
     },
   ),
   /**

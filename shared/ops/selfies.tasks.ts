@@ -16,8 +16,8 @@ export const selfiesTasks = {
       // Unencoded `+` arrives as a space from query strings; SMILES never contain spaces.
       return encodeSelfies(normaliseSmiles(args.smiles));
     } catch (err) {
-      // 422, as every unreadable structure (the original answered 400 here; docs/differences.md).
-      if (err instanceof SelfiesError) throw new AppError(422, err.message, 'invalid_input');
+      // 400, as the original answers it (its tests/test_converters.py, CM 3.11 too).
+      if (err instanceof SelfiesError) throw new AppError(400, err.message, 'invalid_input');
       if (err instanceof RangeError) throw new AppError(422, TOO_DEEP, 'invalid_input');
       throw err;
     }

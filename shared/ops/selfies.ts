@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 import { CAFFEINE, SPEC } from './examples.ts';
 
 export const selfiesOps = [
@@ -17,9 +18,10 @@ export const selfiesOps = [
       'SELFIES 2.x string for the SMILES, in the atom and branch order of the input, as the Python ' +
       '`selfies` 2.2 encoder writes it (aromatic input is kekulised first; default semantic constraints, ' +
       'strict). Input that cannot be encoded (unreadable SMILES, failed kekulisation, an atom with more ' +
-      'bonds than its SELFIES capacity, `*` atoms) answers 422 with `{detail}` naming the problem.',
+      'bonds than its SELFIES capacity, `*` atoms) answers 400 with `{detail}` naming the problem, as the original.',
+    clientErrors: [400],
     tag: 'convert',
-    args: z.object({ smiles: smiles() }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect() }),
     output: 'application/json',
     answer: z.string().describe('SELFIES'),
     mode: 'quick',

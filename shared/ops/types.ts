@@ -25,8 +25,11 @@ export interface OutputBy {
 
 /** How a POST operation receives its main input besides the query string. */
 export type BodySpec =
-  /** Raw `text/plain` body (also accepted as JSON `{<field>: ...}` for MCP clients). */
-  | { kind: 'text'; field: string }
+  /**
+   * Raw `text/plain` body (also accepted as JSON `{<field>: ...}` for MCP clients); `maxBytes`: the
+   * route's body limit when it is not BODY_LIMIT (an XYZ trajectory of the original's 5 MB).
+   */
+  | { kind: 'text'; field: string; maxBytes?: number }
   /**
    * multipart/form-data upload of the file field `field`; its bytes reach the task base64-encoded
    * in the argument `into` (the same argument MCP clients send), its file name in `filenameInto`.
@@ -90,6 +93,8 @@ export interface OpDef<S extends z.ZodObject = z.ZodObject, T extends string = s
    * api/chem/context.ts).
    */
   handler?: 'api';
+  /** Client-error statuses the operation answers besides 422 (documented in the OpenAPI document). */
+  clientErrors?: readonly number[];
   /** HTTP status of a successful answer (default 200; 202 for a submission). */
   successStatus?: number;
   /**

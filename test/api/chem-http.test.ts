@@ -132,13 +132,13 @@ for (const mode of MODES) {
       checkShape(t, op, res.json());
     });
 
-    t.test('unreadable structures are a 422 that names the input', async (t) => {
+    t.test('unreadable structures are a 422 that names the input (generate_selfies: 400, as the original)', async (t) => {
       for (const op of OPERATIONS) {
         const s = SAMPLES[op.name];
         if (!s?.query?.smiles || op.mode === 'long' || op.handler === 'api') continue;
         const bad = s.query.smiles.includes(',') ? 'CCO,C1CC(C' : 'C1CC(C';
         const res = await call(app, op, { query: { ...s.query, smiles: bad } });
-        t.equal(res.statusCode, 422, `${op.name}: ${res.statusCode}`);
+        t.equal(res.statusCode, op.name === 'generate_selfies' ? 400 : 422, `${op.name}: ${res.statusCode}`);
         t.match(JSON.stringify(res.json().detail), /C1CC\(C/, `${op.name}: names the input`);
       }
     });

@@ -100,6 +100,11 @@ t.test("the original service's documented caffeine answers", async (t) => {
     canon(caffeine),
     'SELFIES of caffeine (docs/spec/chem-service.md §2.2 (23)) decodes to caffeine',
   );
+  t.equal(
+    call('generate_smiles', { input_text: '[C][N][C][=N][C][=C][Ring1][Branch1][C][=Branch1][C][=O][N][Branch1][=Branch2][C][=Branch1][C][=O][N][Ring1][Branch2][C][C]', representation: 'selfies' }),
+    caffeine,
+    'representation=selfies named: the decoder\'s own string, the original\'s answer (tests/test_converters.py)',
+  );
 });
 
 t.test('generate_smiles reads every supported notation and names the unsupported ones', async (t) => {

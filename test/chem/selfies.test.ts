@@ -91,7 +91,7 @@ t.test('operation: registry entry and task', async (t) => {
   t.equal(op.args.parse({ smiles: 'CCO' }).smiles, 'CCO');
   t.equal(selfiesTasks.generate_selfies({ smiles: 'C[NH3 ]' }), '[C][NH3+1]', 'space read as +');
   const err = (() => { try { selfiesTasks.generate_selfies({ smiles: 'C1CC' }); } catch (e) { return e; } })();
-  t.ok(err instanceof AppError && err.status === 422 && /hanging ring number/.test(String(err.detail)), 'an unreadable structure is a 422');
+  t.ok(err instanceof AppError && err.status === 400 && /hanging ring number/.test(String(err.detail)), 'an unreadable structure is a 400, as the original (tests/test_converters.py)');
   t.equal(selfiesToSmiles('[nop]'), null);
   t.match(caught(() => selfiesToSmiles('[Xx]')), { status: 422 });
 });

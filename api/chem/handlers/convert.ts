@@ -25,7 +25,8 @@ export function annotate(r: NameResolution): AnnotatedResult {
 }
 
 export async function generateSmiles(args: GenerateSmilesArgs, ctx: ApiContext): Promise<unknown> {
-  if (args.representation === 'iupac') return annotate(await resolveName(args.input_text, ctx));
+  // representation=iupac named: OPSIN's own string, as the original answers it; auto: RDKit canonical SMILES.
+  if (args.representation === 'iupac') return annotate(await resolveName(args.input_text, ctx, '', { asWritten: true }));
   const structure = () => ctx.runner.runTask('generate_smiles', 'generate_smiles', args, { mode: 'quick' });
   if (args.representation !== 'auto' || !looksLikeName(args.input_text)) return structure();
   try {

@@ -20,9 +20,13 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/tests"
 if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
   for f in chem converters depict tools main ocsr; do git -C "$src" show "$rev:tests/test_$f.py" > "$work/tests/test_$f.py"; done
+  # the inputs those files read (tests/caffeine.png for the OCSR upload), not other test files
+  mkdir -p "$work/all" && git -C "$src" archive "$rev" tests | tar -x -C "$work/all"
 else
   for f in chem converters depict tools main ocsr; do cp "$src/tests/test_$f.py" "$work/tests/"; done
+  mkdir -p "$work/all" && cp -r "$src/tests" "$work/all/"
 fi
+find "$work/all/tests" -maxdepth 1 -type f ! -name '*.py' -exec cp {} "$work/tests/" \;
 cp "$here/conftest.py" "$work/tests/"
 if [ -z "${NATPROD_URL:-}" ]; then
   export NATPROD_URL=http://127.0.0.1:8199
