@@ -6,7 +6,7 @@
 import { detailErrors, json, obj, ref, type Schema } from './components.ts';
 
 const str: Schema = { type: 'string' };
-const ROUTERS = ['chem', 'convert', 'depict', 'tools'];
+const ROUTERS = ['chem', 'convert', 'depict', 'tools', 'ocsr'];
 
 export function servicePaths(): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};

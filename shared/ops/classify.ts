@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { smiles } from './params.ts';
 import { defineOp } from './types.ts';
 import { CAFFEINE, SPEC } from './examples.ts';
+import { autoDetect } from './auto-detect.ts';
 
 export const CHEMCLASS_SUBMIT_OP = 'generate_chemclass_classifications';
 /** Classification jobs are submitted with the id `<prefix><InChIKey>` (idempotent per structure). */
@@ -110,7 +111,7 @@ export const classifyOps = [
       'parent, alternative parents) plus an NPClassifier-style `npclassifier` part (pathway, superclass, class, is_glycoside). ' +
       'When CHEMCLASS_URL is configured, jobs are forwarded to that ClassyFire-compatible service instead.',
     tag: 'chem',
-    args: z.object({ smiles: smiles() }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect() }),
     output: 'application/json',
     // The 202 body of the handler (not a job record).
     answer: z.strictObject({

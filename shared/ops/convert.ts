@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { defineOp, type MolblockShape } from './types.ts';
 import { bool, int, num, smiles, toolkit } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 import { MAX_PNG_SCALE, MAX_PNG_SIDE } from '../png-limits.ts';
 import { CAFFEINE, NATIVE_RDKIT, SPEC } from './examples.ts';
 
@@ -18,9 +19,10 @@ const CAFFEINE_SELFIES = '[C][N][C][=N][C][=C][Ring1][Branch1][C][=Branch1][C][=
 
 const rdkitOnly = () => toolkit(['rdkit'] as const);
 const base = { tag: 'convert', method: 'GET' as const, mode: 'quick' as const };
-const smilesArgs = () => z.object({ smiles: smiles(), toolkit: rdkitOnly() });
+const smilesArgs = () => z.object({ smiles: smiles(), toolkit: rdkitOnly(), auto_detect: autoDetect() });
 /** The toolkits an operation accepts: RDKit (the default) and the sidecars that answer it. */
-const withToolkits = <const T extends readonly string[]>(others: T) => z.object({ smiles: smiles(), toolkit: toolkit(['rdkit', ...others] as const) });
+const withToolkits = <const T extends readonly string[]>(others: T) =>
+  z.object({ smiles: smiles(), toolkit: toolkit(['rdkit', ...others] as const), auto_detect: autoDetect() });
 const BY_TOOLKIT = ' `toolkit=cdk` / `toolkit=openbabel` answer what that toolkit writes (docs/toolkits.md).';
 
 export const convertOps = [
@@ -51,7 +53,8 @@ export const convertOps = [
       'are installed; see /health), the catalog\'s names, IUPAC names and synonyms, then the external compound database ' +
       '(EXTDB_URL, PubChem by default). The answer for a name is the same JSON string; the response header `x-resolver` ' +
       '(`opsin`, `catalog` or `extdb`; over MCP a second text content) says which resolver answered. An unresolvable name ' +
-      'is a 422 saying what each resolver answered.',
+      'is a 422 saying what each resolver answered. With `representation=iupac` read by OPSIN, or `representation=selfies`, ' +
+      'the answer is OPSIN\'s or the SELFIES decoder\'s own string (as the original answers), once RDKit has read it.',
     args: z.object({
       input_text: z.string().min(1).max(100_000).describe('The structure (SMILES, CXSMILES, molblock, SELFIES) or a chemical name'),
       representation: z
@@ -103,7 +106,7 @@ export const convertOps = [
     path: '/convert/inchi',
     summary: 'Generate InChI from a given SMILES',
     description: 'Standard InChI (IUPAC InChI library inside RDKit), a JSON string; null when there is nothing to describe.' + BY_TOOLKIT,
-    args: withToolkits(['openbabel'] as const),
+    args: withToolkits(['cdk', 'openbabel'] as const),
     output: 'application/json',
     answer: z.string().nullable().describe('Standard InChI; null when there is nothing to describe'),
     task: 'generate_inchi',
@@ -115,7 +118,7 @@ export const convertOps = [
     path: '/convert/inchikey',
     summary: 'Generate InChI-Key from a given SMILES',
     description: 'Standard InChIKey, a JSON string; null when there is nothing to describe.' + BY_TOOLKIT,
-    args: withToolkits(['openbabel'] as const),
+    args: withToolkits(['cdk', 'openbabel'] as const),
     output: 'application/json',
     answer: z.string().nullable().describe('Standard InChIKey; null when there is nothing to describe'),
     task: 'generate_inchikey',
@@ -127,7 +130,7 @@ export const convertOps = [
     path: '/convert/formats',
     summary: 'Convert SMILES to various molecular formats using different toolkits',
     description: '`{"mol": V2000 molblock with 2D coordinates, "canonicalsmiles": Kekulé canonical SMILES, "inchi", "inchikey"}`.' + BY_TOOLKIT,
-    args: withToolkits(['openbabel'] as const),
+    args: withToolkits(['cdk', 'openbabel'] as const),
     output: 'application/json',
     answer: z.strictObject({
       mol: z.string().describe('V2000 molblock with 2D coordinates'),
@@ -175,6 +178,7 @@ export const convertOps = [
       'followed by the SVG as text. `toolkit=cdk`: CDK\'s DepictionGenerator SVG (every highlight match glows; SVG only).',
     args: z.object({
       smiles: smiles(),
+      auto_detect: autoDetect(),
       toolkit: toolkit(['rdkit', 'cdk'] as const),
       format: z.enum(['svg', 'png']).default('svg').describe('Image format: svg, or png rendered from the SVG'),
       width: int(512, 16, 4096, 'Width in pixels'),

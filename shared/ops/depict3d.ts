@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles, toolkit } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 import { NATIVE_RDKIT } from './examples.ts';
 import { MAX_3D_HEAVY_ATOMS } from '../structure-limits.ts';
 
@@ -23,7 +24,7 @@ export const depict3dOps = [
       'the original: AddHs, EmbedMolecule from random coordinates (maxAttempts 5000), MMFFOptimizeMolecule (re-embedded ' +
       'when that fails), RemoveHs (random coordinates; docs/toolkits.md).',
     tag: 'convert',
-    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel', 'rdkit'] as const) }),
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel', 'rdkit'] as const), auto_detect: autoDetect() }),
     output: 'text/plain',
     mode: 'quick',
     task: 'generate_3d_coordinates',
@@ -44,7 +45,7 @@ export const depict3dOps = [
       'make3D and gen3D --best with hydrogens kept, as the original (random). `toolkit=rdkit`: native RDKit\'s ' +
       'EmbedMolecule and MMFF optimisation with hydrogens kept, as the original (random).',
     tag: 'depict',
-    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel', 'rdkit'] as const) }),
+    args: z.object({ smiles: smiles(), toolkit: toolkit(['openchemlib', 'openbabel', 'rdkit'] as const), auto_detect: autoDetect() }),
     output: 'text/html',
     mode: 'quick',
     task: 'depict_3d_molecule_depict_3D_get',

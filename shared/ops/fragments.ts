@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 
 export const fragmentsOps = [
   defineOp({
@@ -19,7 +20,7 @@ export const fragmentsOps = [
       'array of `[atomIds, atoms, type]` (atom indices in input order, ascending), groups ordered by their first ' +
       'atom, e.g. caffeine `[[1], "n", "cn(C)c"]`; `[{"None": "No fragments found"}]` when there is none.',
     tag: 'chem',
-    args: z.object({ smiles: smiles() }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect() }),
     output: 'application/json',
     answer: z.union([
       z.array(z.tuple([z.array(z.int().min(0)), z.string(), z.string()])).describe('[atomIds, atoms, type] per group'),

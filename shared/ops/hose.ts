@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { bool, int, smiles, toolkit } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 
 export const hoseOps = [
   defineOp({
@@ -19,6 +20,7 @@ export const hoseOps = [
     tag: 'chem',
     args: z.object({
       smiles: smiles(),
+      auto_detect: autoDetect(),
       spheres: int(undefined, 0, 10, 'Number of spheres (0-10) around each atom'),
       toolkit: toolkit(['rdkit', 'cdk'] as const),
       ringsize: bool(false, 'Include the sizes of the rings through the centre atom in its code'),

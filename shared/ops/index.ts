@@ -10,6 +10,7 @@ import type { OpDef } from './types.ts';
 import { descriptorsOps } from './descriptors.ts';
 import { classifyOps } from './classify.ts';
 import { convertOps } from './convert.ts';
+import { convertMoreOps } from './convert-more.ts';
 import { extdbOps } from './extdb.ts';
 import { fragmentsOps } from './fragments.ts';
 import { hoseOps } from './hose.ts';
@@ -22,6 +23,8 @@ import { structgenOps } from './structgen.ts';
 import { tautomerOps } from './tautomer.ts';
 import { sugarsOps } from './sugars.ts';
 import { depict3dOps } from './depict3d.ts';
+import { depictEnhancedOps } from './depict-enhanced.ts';
+import { ocsrOps } from './ocsr.ts';
 
 const all = [
   ...stereoOps,
@@ -34,18 +37,21 @@ const all = [
   ...tautomerOps,
   ...extdbOps,
   ...convertOps,
+  ...convertMoreOps,
   ...depict3dOps,
+  ...depictEnhancedOps,
   ...selfiesOps,
   ...structgenOps,
   ...sugarsOps,
   ...pdfOps,
+  ...ocsrOps,
 ] as const;
 
 /** Every registered operation, with its schema and task-name types (see OpTasks). */
 export type RegisteredOp = (typeof all)[number];
 
-/** Order in tools/list and /docs: by router (chem, convert, depict, tools), then path. */
-const ROUTER_ORDER = ['/chem', '/convert', '/depict', '/tools'];
+/** Order in tools/list and /docs: by router (chem, convert, depict, tools, ocsr), then path. */
+const ROUTER_ORDER = ['/chem', '/convert', '/depict', '/tools', '/ocsr'];
 const routerRank = (op: OpDef) => ROUTER_ORDER.findIndex((r) => op.path.startsWith(`${r}/`));
 
 const declared: readonly OpDef[] = all;

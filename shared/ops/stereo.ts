@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { int, smiles } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 import { NATIVE_RDKIT } from './examples.ts';
 import { count } from './answers.ts';
 
@@ -22,6 +23,7 @@ export const stereoOps = [
     tag: 'chem',
     args: z.object({
       smiles: smiles(),
+      auto_detect: autoDetect(),
       max_isomers: int(1024, 1, 1024, 'Largest number of stereoisomers returned'),
     }),
     output: 'application/json',

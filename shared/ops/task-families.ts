@@ -3,12 +3,15 @@
 import type { TaskTable } from './types.ts';
 import { catalogTasks } from './catalog.tasks.ts';
 import { classifyTasks } from './classify.tasks.ts';
+import { convertMoreTasks, convertMoreInternalTasks } from './convert-more.tasks.ts';
 import { convertTasks, convertInternalTasks } from './convert.tasks.ts';
+import { depictEnhancedTasks } from './depict-enhanced.tasks.ts';
 import { depict3dTasks } from './depict3d.tasks.ts';
-import { descriptorsTasks } from './descriptors.tasks.ts';
+import { descriptorsTasks, descriptorsInternalTasks } from './descriptors.tasks.ts';
 import { extdbTasks } from './extdb.tasks.ts';
 import { fragmentsTasks } from './fragments.tasks.ts';
 import { hoseTasks } from './hose.tasks.ts';
+import { ocsrTasks } from './ocsr.tasks.ts';
 import { pdfTasks } from './pdf.tasks.ts';
 import { selfiesTasks } from './selfies.tasks.ts';
 import { similarityTasks } from './similarity.tasks.ts';
@@ -22,13 +25,18 @@ import { tautomerTasks } from './tautomer.tasks.ts';
 export const families = [
   catalogTasks,
   classifyTasks,
+  convertMoreTasks,
+  convertMoreInternalTasks,
   convertTasks,
   convertInternalTasks,
+  depictEnhancedTasks,
   depict3dTasks,
   descriptorsTasks,
+  descriptorsInternalTasks,
   extdbTasks,
   fragmentsTasks,
   hoseTasks,
+  ocsrTasks,
   pdfTasks,
   selfiesTasks,
   similarityTasks,

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineOp } from './types.ts';
 import { smiles } from './params.ts';
+import { autoDetect } from './auto-detect.ts';
 import { NATIVE_RDKIT } from './examples.ts';
 
 export const tautomerOps = [
@@ -18,7 +19,7 @@ export const tautomerOps = [
       'removed where a transform moved hydrogens or bonds, highest score wins, ties to the smallest ' +
       'SMILES), returned as canonical isomeric Kekulé SMILES (a JSON string). Unreadable SMILES → 422.',
     tag: 'chem',
-    args: z.object({ smiles: smiles() }),
+    args: z.object({ smiles: smiles(), auto_detect: autoDetect() }),
     output: 'application/json',
     answer: z.string().describe('Canonical tautomer, isomeric Kekulé SMILES'),
     mode: 'quick',

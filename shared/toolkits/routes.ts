@@ -7,11 +7,12 @@
  * enums decide which toolkits an operation accepts: anything else is a 422 there.
  */
 import { AppError } from '../errors.ts';
-import { descriptorsHtml } from '../chem/descriptors/html.ts';
+import { descriptorsHtml, descriptorsTableHtml } from '../chem/descriptors/html.ts';
 import { viewerPage } from '../chem/depict/depict3d.ts';
 import type { DescriptorValue } from '../chem/descriptors/descriptors.ts';
 import type { ToolkitName } from './setup.ts';
 import { assertEmbeddable, assertLength, assertWithinSize, countHeavyAtoms } from '../structure-limits.ts';
+import { cdxToMol, xyzWithOpenBabel } from './convert-routes.ts';
 
 /** One call into a toolkit's sidecar: its op and arguments; answers the value or throws AppError. */
 export type ToolkitCall = (toolkit: ToolkitName, request: Record<string, unknown>) => Promise<unknown>;
@@ -19,7 +20,8 @@ export type ToolkitCall = (toolkit: ToolkitName, request: Record<string, unknown
 export type RdkitCall = (task: string, args: Record<string, unknown>) => Promise<unknown>;
 
 interface Route {
-  toolkits: readonly ToolkitName[];
+  /** `all` (descriptors: RDKit and CDK side by side) is served with the CDK sidecar. */
+  toolkits: readonly (ToolkitName | 'all')[];
   run(toolkit: ToolkitName, args: Record<string, unknown>, call: ToolkitCall, rdkit: RdkitCall): Promise<unknown>;
 }
 
@@ -52,6 +54,36 @@ async function cdkDescriptors(smiles: string, call: ToolkitCall, rdkit: RdkitCal
   return out;
 }
 
+/**
+ * toolkit=all: the original's combined table (CM 3.11, get_cdk_rdkit_combined_descriptors), each
+ * value an [RDKit, CDK] pair. RDKit's column from the threads (internal task rdkit_all_descriptors,
+ * shared/chem/descriptors/all.ts); CDK's from the sidecar's descriptor set asked with `combined`
+ * (which adds CDK's bond count and its real donor count, as that table has them), by this map.
+ */
+const CDK_KEY_OF_ALL: Record<string, string | null> = {
+  'Atom count': 'atom_count', 'Bond count': 'bond_count', 'Heavy atom count': 'heavy_atom_count',
+  'Molecular weight': 'molecular_weight', 'Exact molecular weight': 'exact_molecular_weight', 'Calculated LogP': 'alogp',
+  'Rotatable bond count': 'rotatable_bond_count', 'Topological polar surface area': 'topological_polar_surface_area',
+  'Hydrogen bond acceptors': 'hydrogen_bond_acceptors', 'Hydrogen bond donors': 'hydrogen_bond_donors_combined',
+  'Hydrogen bond acceptors (Lipinski)': 'hydrogen_bond_acceptors_lipinski', 'Hydrogen bond donors (Lipinski)': 'hydrogen_bond_donors_combined',
+  "Lipinski's rule of five violations": 'lipinski_rule_of_five_violations', 'Aromatic rings count': 'aromatic_rings_count',
+  'QED drug likeliness': 'qed_drug_likeliness', 'Formal Charge': 'formal_charge', FractionCSP3: 'fractioncsp3',
+  'Number of Minimal Rings': 'number_of_minimal_rings', 'Van der Waals Volume': 'van_der_waals_volume',
+};
+
+async function allDescriptors(smiles: string, html: boolean, call: ToolkitCall, rdkit: RdkitCall): Promise<unknown> {
+  const [cdk, own] = await Promise.all([
+    call('cdk', { op: 'descriptors', smiles, combined: true }) as Promise<Record<string, DescriptorValue>>,
+    rdkit('rdkit_all_descriptors', { smiles }) as Promise<Record<string, DescriptorValue>>,
+  ]);
+  const pairs = Object.entries(own).map(([name, value]): [string, DescriptorValue[]] => {
+    const key = CDK_KEY_OF_ALL[name];
+    return [name, [value, key === null || key === undefined ? null : cdk[key]]];
+  });
+  if (html) return { mediaType: 'text/html', body: descriptorsTableHtml(['RDKit Descriptors', 'CDK Descriptors'], pairs) };
+  return Object.fromEntries(pairs);
+}
+
 export const ROUTES: Record<string, Route> = {
   generate_canonical_smiles: simple(['cdk', 'openbabel'], 'canonical_smiles'),
   generate_cxsmiles: simple(['cdk'], 'cxsmiles'),
@@ -66,12 +98,13 @@ export const ROUTES: Record<string, Route> = {
       return viewerPage(molblock, String(a.smiles));
     },
   },
-  generate_inchi: simple(['openbabel'], 'inchi'),
-  generate_inchikey: simple(['openbabel'], 'inchikey'),
-  generate_formats: simple(['openbabel'], 'formats'),
+  generate_inchi: simple(['cdk', 'openbabel'], 'inchi'),
+  generate_inchikey: simple(['cdk', 'openbabel'], 'inchikey'),
+  generate_formats: simple(['cdk', 'openbabel'], 'formats'),
   generate_descriptors: {
-    toolkits: ['cdk'],
+    toolkits: ['cdk', 'all'],
     async run(_t, a, call, rdkit) {
+      if (a.toolkit === 'all') return allDescriptors(String(a.smiles), a.format === 'html', call, rdkit);
       const values = await cdkDescriptors(String(a.smiles), call, rdkit);
       return a.format === 'html' ? { mediaType: 'text/html', body: descriptorsHtml(values) } : values;
     },
@@ -100,6 +133,20 @@ export const ROUTES: Record<string, Route> = {
       if (items.length > MAX_SIMILARITY) throw new AppError(422, `At most ${MAX_SIMILARITY} molecules per request (got ${items.length}).`, 'invalid_input');
       if (a.fingerprinter !== 'ECFP') throw new AppError(422, `toolkit=cdk computes ECFP (CDK's CircularFingerprinter) only; fingerprinter=${String(a.fingerprinter)} is an RDKit fingerprint`, 'invalid_input');
       return call('cdk', { op: 'tanimoto', smiles: items.join(','), radius: a.radius, nBits: a.nBits });
+    },
+  },
+  // CM 3.11's /convert/xyz with toolkit=openbabel and /convert/cdx-to-mol (convert-routes.ts).
+  xyz_to_formats: { toolkits: ['openbabel'], run: (_t, a, call) => xyzWithOpenBabel(a, call) },
+  cdx_to_mol: { toolkits: ['openbabel'], run: (_t, a, call) => cdxToMol(a, call) },
+  // auto_detect=true with an InChI (api/chem/auto-detect.ts): Open Babel reads it.
+  inchi_to_smiles: { toolkits: ['openbabel'], run: (_t, a, call) => call('openbabel', { op: 'inchi_to_smiles', inchi: a.inchi }) },
+  // The original's /depict/2D_enhanced: CDK only (CdkDepictEnhanced.java); atomIds as the original reads them (non-numbers dropped).
+  depict_2d_molecule_enhanced: {
+    toolkits: ['cdk'],
+    run(_t, a, call) {
+      const { toolkit: _toolkit, atomIds, ...options } = a;
+      const ids = String(atomIds ?? '').split(',').map((x) => x.trim()).filter((x) => /^\d+$/.test(x));
+      return call('cdk', { op: 'depict_enhanced', ...options, atomIds: ids.join(',') });
     },
   },
   generate_2d_depiction: {
@@ -134,10 +181,11 @@ export function assertRouteInput(task: string, args: Record<string, unknown>, ma
 /** The route of a task for the toolkit its arguments name, if a sidecar answers it. */
 export function routeOf(task: string, args: unknown): { toolkit: ToolkitName; route: Route } | undefined {
   const toolkit = (args as { toolkit?: unknown } | null)?.toolkit;
-  if (toolkit !== 'cdk' && toolkit !== 'openbabel' && toolkit !== 'rdkit') return undefined;
+  if (toolkit !== 'cdk' && toolkit !== 'openbabel' && toolkit !== 'rdkit' && toolkit !== 'all') return undefined;
   const route = ROUTES[task];
-  return route?.toolkits.includes(toolkit) ? { toolkit, route } : undefined;
+  if (!route?.toolkits.includes(toolkit)) return undefined;
+  return { toolkit: toolkit === 'all' ? 'cdk' : toolkit, route };
 }
 
 /** Toolkits a sidecar answers for each operation (test/unit/toolkit-routes.test.ts checks them against the registry). */
-export const toolkitsOf = (task: string): readonly ToolkitName[] => ROUTES[task]?.toolkits ?? [];
+export const toolkitsOf = (task: string): readonly (ToolkitName | 'all')[] => ROUTES[task]?.toolkits ?? [];

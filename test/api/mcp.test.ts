@@ -76,7 +76,7 @@ for (const [name, make] of Object.entries(transports)) {
     const bad = (await client.callTool({ name: 'generate_inchikey', arguments: { smiles: 'C1CC(' } })) as { content: Text[]; isError?: boolean };
     t.ok(bad.isError);
     t.match(bad.content[0].text, /^Error calling generate_inchikey\. Status code: 422\. Response: .*C1CC\(/);
-    const badParam = (await client.callTool({ name: 'generate_inchikey', arguments: { smiles: 'CCO', toolkit: 'cdk' } })) as { content: Text[]; isError?: boolean };
+    const badParam = (await client.callTool({ name: 'generate_inchikey', arguments: { smiles: 'CCO', toolkit: 'chemaxon' } })) as { content: Text[]; isError?: boolean };
     t.ok(badParam.isError);
     t.match(badParam.content[0].text, /Status code: 422.*toolkit/);
 

@@ -58,13 +58,13 @@ t.test('registry entries', async (t) => {
   t.equal(retrieve.path, '/chem/chemclass/{jobid}/result');
   t.ok(submit.handler === 'api' && retrieve.handler === 'api', 'both run in the api process');
   t.ok(typeof API_HANDLERS[submit.name] === 'function' && typeof API_HANDLERS[retrieve.name] === 'function', 'both have their api-side handler');
-  t.same(Object.keys(submit.args.shape), ['smiles']);
+  t.same(Object.keys(submit.args.shape), ['smiles', 'auto_detect'], 'the structure, and the original\'s auto_detect (CM 3.11)');
 });
 
 t.test('submit, reuse, retrieve', async (t) => {
   const calls: string[] = [];
   const ctx = context(executor(undefined, calls));
-  const a = await submitClassification({ smiles: QUERCETIN }, ctx);
+  const a = await submitClassification({ smiles: QUERCETIN, auto_detect: false }, ctx);
   t.equal(a.id, `chemclass-${QUERCETIN_KEY}`, 'the job is keyed by the InChIKey');
   t.equal(a.inchikey, QUERCETIN_KEY);
   t.equal(a.status_url, `http://test.local/latest/chem/chemclass/chemclass-${QUERCETIN_KEY}/result`);
@@ -79,7 +79,7 @@ t.test('submit, reuse, retrieve', async (t) => {
   t.same([entity.npclassifier.superclass, entity.npclassifier.class], ['Flavonoids', 'Flavonols']);
   t.same(done.invalid_entities, []);
   // The same structure written differently: same InChIKey, same job, no second classification.
-  const b = await submitClassification({ smiles: 'Oc1cc(O)c2c(c1)oc(-c1ccc(O)c(O)c1)c(O)c2=O' }, ctx);
+  const b = await submitClassification({ smiles: 'Oc1cc(O)c2c(c1)oc(-c1ccc(O)c(O)c1)c(O)c2=O', auto_detect: false }, ctx);
   t.equal(b.id, a.id, 'second submission reuses the job');
   t.equal(b.status, 'Done', 'and reports it finished');
   t.equal(calls.filter((c) => c === 'chemclass_classify').length, 1, 'classified once');
@@ -90,7 +90,7 @@ t.test('queued and running jobs', async (t) => {
   const gate = new Promise<void>((r) => { release = r; });
   const ctx = context(executor(gate));
   t.teardown(() => ctx.runner.close());
-  const a = await submitClassification({ smiles: 'CCO' }, ctx);
+  const a = await submitClassification({ smiles: 'CCO', auto_detect: false }, ctx);
   t.equal((await retrieveClassification({ jobid: a.id }, ctx)).classification_status, 'In Queue');
   release();
   await ctx.runner.wait(a.id, 30_000);
@@ -107,7 +107,7 @@ t.test('processing maps to Processing', async (t) => {
   };
   const ctx = context(execute);
   t.teardown(() => ctx.runner.close());
-  const a = await submitClassification({ smiles: 'CCN' }, ctx);
+  const a = await submitClassification({ smiles: 'CCN', auto_detect: false }, ctx);
   t.equal((await retrieveClassification({ jobid: a.id }, ctx)).classification_status, 'Processing');
   release();
 });
@@ -119,7 +119,7 @@ t.test('a failed job is Failed with its error', async (t) => {
     return (classifyTasks as TaskTable)[task](args, { rdkit, signal: new AbortController().signal, progress: () => {}, config: threadCfg() });
   };
   const ctx = context(execute);
-  const a = await submitClassification({ smiles: 'CCCl' }, ctx);
+  const a = await submitClassification({ smiles: 'CCCl', auto_detect: false }, ctx);
   const r = await status(t, ctx, a.id);
   t.equal(r.classification_status, 'Failed');
   t.same(r.entities, []);
@@ -130,7 +130,7 @@ t.test('a failed job is Failed with its error', async (t) => {
 t.test('bad input and unknown ids', async (t) => {
   const ctx = context(executor());
   t.teardown(() => ctx.runner.close());
-  await t.rejects(submitClassification({ smiles: 'C1CC(' }, ctx), { status: 422, message: /C1CC\(/ }, 'unreadable SMILES: 422 naming it, at submission');
+  await t.rejects(submitClassification({ smiles: 'C1CC(', auto_detect: false }, ctx), { status: 422, message: /C1CC\(/ }, 'unreadable SMILES: 422 naming it, at submission');
   await t.rejects(retrieveClassification({ jobid: 'chemclass-NOPE' }, ctx), { status: 404, message: /chemclass-NOPE/ });
   await t.rejects(retrieveClassification({ jobid: 'not-a-classification' }, ctx), { status: 404, message: /not-a-classification/ });
   // A job of another operation is not a classification.

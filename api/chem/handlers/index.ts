@@ -10,11 +10,13 @@ import type { OpDef } from '../../../shared/ops/types.ts';
 import type { ApiHandler, ApiHandlers } from '../context.ts';
 import { classifyHandlers } from './classify.ts';
 import { convertHandlers } from './convert.ts';
+import { convertMoreHandlers } from './convert-more.ts';
 import { extdbHandlers } from './extdb.ts';
 
 /** Every family's table (a new api-side operation in an existing family is added there, not here). */
 export const API_HANDLERS = {
   ...convertHandlers,
+  ...convertMoreHandlers,
   ...extdbHandlers,
   ...classifyHandlers,
 } satisfies ApiHandlers<readonly RegisteredOp[]>;
