@@ -20,6 +20,7 @@ import admin from './plugins/admin.ts';
 import { chemRoutes, PREFIXES } from './chem/routes.ts';
 import identity from './plugins/identity.ts';
 import docs from './plugins/docs.ts';
+import web from './web/index.ts';
 import healthRoutes from './plugins/health.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp({ services }: AppOptions): Promise<FastifyInstanc
   await app.register(multipart, { limits: { fileSize: config.UPLOAD_LIMIT, files: 1, fields: 20, fieldSize: 64 * 1024 }, throwFileSizeLimit: true });
 
   await app.register(docs, { config });
+  await app.register(web); // the web interface's pages (docs/web.md)
   await app.register(healthRoutes, { services, prefixes: PREFIXES });
 
   const context = (req: FastifyRequest, prefix: string): ApiContext => ({ runner: app.clientRunner(req), config, store, baseUrl: `${req.protocol}://${req.host}`, prefix });

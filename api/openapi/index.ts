@@ -15,6 +15,7 @@ import { componentFilter, resourcePaths } from './catalog.ts';
 import { catalogServicePaths } from './catalog-services.ts';
 import { servicePaths } from './service.ts';
 import { componentSchemas } from './components.ts';
+import { addWebPages } from './web.ts';
 
 export { argsJsonSchema } from './chem.ts';
 
@@ -25,6 +26,7 @@ export function buildOpenApi(version: string) {
     paths[op.path][op.method.toLowerCase()] = chemOperation(op);
   }
   Object.assign(paths, servicePaths(), resourcePaths(), catalogServicePaths());
+  addWebPages(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -32,7 +34,8 @@ export function buildOpenApi(version: string) {
       version,
       description:
         'Natural-product catalog (COCONUT-style REST API under /api, bearer tokens) and chemistry service. Every chemistry ' +
-        'operation is also served under /latest and /v1, and is an MCP tool of the same name at /mcp.',
+        'operation is also served under /latest and /v1, and is an MCP tool of the same name at /mcp. The web interface for ' +
+        'people (search, compound pages, dereplication, tools) starts at [/search](/search).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This server' }],

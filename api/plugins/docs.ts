@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { VIEWER_SCRIPT } from '../../shared/chem/depict/depict3d.ts';
 import type { Config } from '../../shared/config.ts';
 import { buildOpenApi } from '../openapi/index.ts';
+import { withoutWebPages } from '../openapi/web.ts';
 
 /** Where Swagger UI is served: ours, and the original service's (see api/plugins/security.ts). */
 export const DOCS_PREFIXES = ['/docs', '/latest/docs'] as const;
@@ -23,11 +24,13 @@ export const isDocsUrl = (url: string) => DOCS_PREFIXES.some((p) => url === p ||
 async function docs(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
   const document = buildOpenApi(config.RELEASE_VERSION);
+  // Swagger UI's copy leaves out the web interface's pages (api/openapi/web.ts says why).
+  const uiDocument = withoutWebPages(document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   // The same page, its assets and its /json under both prefixes. Each copy in a context of its
   // own: the plugin decorates the instance it is registered in, which cannot happen twice.
   for (const routePrefix of DOCS_PREFIXES) {
-    await app.register(async (scope) => scope.register(swaggerUi, { routePrefix }));
+    await app.register(async (scope) => scope.register(swaggerUi, { routePrefix, transformSpecification: () => uiDocument, transformSpecificationClone: false }));
   }
   app.get('/openapi.json', { schema: { hide: true } }, async () => document);
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect(config.HOMEPAGE_URL, 307));

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 
-const ROUTERS = ['chem', 'convert', 'depict', 'tools'];
+const ROUTERS = ['chem', 'convert', 'depict', 'tools', 'ocsr'];
 
 export default async function healthRoutes(app: FastifyInstance, opts: { services: Services; prefixes: readonly string[] }) {
   const { services } = opts;
@@ -19,6 +19,8 @@ export default async function healthRoutes(app: FastifyInstance, opts: { service
     version: config.RELEASE_VERSION,
     jobs: services.runner.kind,
     store: config.MONGO_URL ? 'mongo' : 'embedded',
+    // Where people start: the web interface's search page, and the API documentation (docs/web.md).
+    links: { web: '/search', docs: '/docs' },
     ...services.health(),
   });
   app.get('/health', health);
