@@ -1,0 +1,1 @@
+"""Only `fastapi.testclient` (bench/original-tests): the original's tests reach natprod over HTTP."""
