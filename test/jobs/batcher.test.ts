@@ -180,7 +180,11 @@ t.test('more calls than two full batches when the places come free: the rest wai
   t.equal(h.sent.length, 4, 'the other 72 wait while the new batches hold their places');
   t.same(warnings, [], 'no warning (a timer of Infinity ms would fire after 1 ms, with a TimeoutOverflowWarning)');
   await new Promise((r) => setTimeout(r, HELD_MS));
-  t.same(h.sent.slice(4).map((b) => b.calls.length), [36, 36], 'then the other 72 left, when those stopped holding');
+  // Both places come free within a timer tick of each other: 36 + 36, or 64 + 8 when one fires first on a busy machine.
+  const rest = h.sent.slice(4).map((b) => b.calls.length);
+  t.equal(rest.length, 2, 'then the other 72 left, when those stopped holding: in two batches');
+  t.equal(rest.reduce((a, b) => a + b, 0), 72, 'all 72 of them');
+  t.ok(rest.every((n) => n <= 64), `each at most 64 (${rest.join(' + ')})`);
 });
 
 t.test('two places per worker process, shared among the api processes that batch', async (t) => {
