@@ -7,8 +7,6 @@ import { defineOp } from './types.ts';
 import { bool, int } from './params.ts';
 import { SPEC } from './examples.ts';
 import { count } from './answers.ts';
-import { AppError } from '../errors.ts';
-import { parseFormula } from '../chem/structgen/formula.ts';
 
 /** Largest heavy-atom cap a caller may ask for; the default cap is the original service's 10. */
 export const MAX_HEAVY_ATOMS_LIMIT = 14;
@@ -32,19 +30,7 @@ export const structgenOps = [
       `at most ${MAX_HEAVY_ATOMS_LIMIT}) are refused with 422.`,
     tag: 'tools',
     args: z.object({
-      // Read before the job is queued: a formula that does not parse is a 422 at once, not a failed job.
-      molecular_formula: z
-        .string()
-        .min(1)
-        .max(200)
-        .superRefine((v, ctx) => {
-          try {
-            parseFormula(v);
-          } catch (e) {
-            ctx.addIssue({ code: 'custom', message: e instanceof AppError ? String(e.detail) : String(e) });
-          }
-        })
-        .describe('Molecular formula, e.g. C6H6 or C4H10O'),
+      molecular_formula: z.string().min(1).max(200).describe('Molecular formula, e.g. C6H6 or C4H10O'),
       limit: int(1000, 1, 100_000, 'Most structures to return (all are counted)'),
       max_heavy_atoms: int(10, 1, MAX_HEAVY_ATOMS_LIMIT, `Refuse formulas with more heavy (non-H) atoms (at most ${MAX_HEAVY_ATOMS_LIMIT})`),
       planar: bool(true, 'Only planar skeletons (surge -P)'),

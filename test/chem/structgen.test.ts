@@ -163,10 +163,6 @@ t.test('task: answer shape, limit, errors, cancellation', async (t) => {
   const op = structgenOps[0];
   t.match(op, { name: 'generate_structures', method: 'GET', path: '/tools/generate-structures', tag: 'tools', mode: 'long', output: 'application/json' });
   t.same(op.args.parse({ molecular_formula: 'C6H6' }), { molecular_formula: 'C6H6', ...defaults });
-  // A formula that does not parse is refused by the arguments, before a job is queued (a 422 at once).
-  const bad = op.args.safeParse({ molecular_formula: 'C6H6Xy' });
-  t.notOk(bad.success, 'C6H6Xy refused by the arguments');
-  t.match(bad.error?.issues[0], { path: ['molecular_formula'], message: /unsupported element 'Xy'/ });
 
   const progress: unknown[] = [];
   const r = await run({ molecular_formula: 'C6H6' }, ctx(undefined, progress));
