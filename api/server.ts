@@ -11,6 +11,7 @@ import { createLogger } from '../shared/log.ts';
 import { seedDemoIfEmpty } from './catalog/import/demo.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
+import { webBundle } from './web/bundle.ts';
 
 const config = loadConfigOrExit();
 const log = createLogger({ level: config.LOG_LEVEL, role: 'api' });
@@ -31,6 +32,8 @@ closeWithGrace(graceOptions(config.SHUTDOWN_GRACE_MS + 5_000), async ({ signal, 
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });
+// The web interface's bundle (3-4 s with Ketcher), built now rather than on the first visit.
+webBundle().catch((err: unknown) => log.error({ err }, 'web interface: bundling failed'));
 // A newcomer's empty embedded catalog fills with the LOTUS demo set in the background (the api
 // answers meanwhile; /health reports progress).
 if (config.SEED_DEMO) services.seed = await seedDemoIfEmpty(services.store, { derive: services.derive, log });

@@ -1,7 +1,8 @@
 /**
  * The web interface's figures (docs/web.md), printed, asserted nowhere: the first page's script
  * and stylesheet gzipped, the search page's time to interactive, the structure editor's load time
- * after it is opened (its chunk fetched, parsed and mounted), and how long a results page of 24
+ * after it is opened (Ketcher's chunks, stylesheet, worker and WASM fetched, mounted, Indigo
+ * answering) with what it fetched, and how long a results page of 24
  * compounds takes to show every depiction after the search's answer. The api runs in this process
  * (inline, embedded store) with a slice of the LOTUS demo sample, Chromium headless on the same
  * machine; each figure is the median of BENCH_RUNS runs, each in a fresh browser profile (nothing cached).
@@ -48,10 +49,8 @@ const origin = new URL(await app.listen({ port: 0, host: '127.0.0.1' })).origin;
 const bundle = await webBundle();
 const first = bundle.first.map((n) => [n, bundle.assets.get(n)!] as const);
 const gz = (b: Buffer) => gzipSync(b, { level: 9 }).length;
-const editorChunk = [...bundle.assets].filter(([n]) => n.startsWith('chunk-')).sort((a, b) => b[1].body.length - a[1].body.length)[0]!;
 console.log(`bundle built in ${Math.round(bundle.ms)} ms`);
 console.log(`first page (${bundle.first.join(', ')}): ${(bundle.firstBytes / 1024).toFixed(1)} KB, ${(first.reduce((n, [, a]) => n + gz(a.body), 0) / 1024).toFixed(1)} KB gzipped (limit 300 KB)`);
-console.log(`editor chunk (lazy): ${(editorChunk[1].body.length / 1024).toFixed(0)} KB, ${(gz(editorChunk[1].body) / 1024).toFixed(0)} KB gzipped`);
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const tti: number[] = [];
@@ -67,10 +66,29 @@ for (let run = 0; run <= RUNS; run++) {
   await page.goto(`${origin}/search`);
   await page.waitForSelector('body[data-ready="true"]');
   const ready = Number(await page.getAttribute('body', 'data-ready-ms'));
+  // What opening the editor fetches (Ketcher's chunks, stylesheet, worker and WASM), from the first run.
+  const fetched: string[] = [];
+  const onResponse = (r: { url(): string }) => void (r.url().includes('/static/web/') && fetched.push(r.url().slice(r.url().lastIndexOf('/') + 1)));
   const t0 = performance.now();
+  page.on('response', onResponse);
   await page.click('#draw');
-  await page.waitForSelector('[data-editor="ready"] canvas');
+  await page.waitForSelector('[data-editor="ready"]', { timeout: 60_000 });
   const editorMs = performance.now() - t0;
+  page.off('response', onResponse);
+  if (run === 0) {
+    console.log(`editor (${await page.getAttribute('.editor-host', 'data-editor-kind')}) fetched when opened:`);
+    let raw = 0;
+    let packed = 0;
+    for (const n of fetched) {
+      const a = bundle.assets.get(n);
+      if (!a) continue;
+      const z = a.gzip?.length ?? gz(a.body);
+      raw += a.body.length;
+      packed += z;
+      console.log(`  ${n}: ${(a.body.length / 1024).toFixed(0)} KB, ${(z / 1024).toFixed(0)} KB gzipped`);
+    }
+    console.log(`  in all: ${(raw / 1024 / 1024).toFixed(2)} MB, ${(packed / 1024 / 1024).toFixed(2)} MB gzipped`);
+  }
   // A results page of 24 compounds: every depiction painted, counted from the search's answer. The
   // depictions load lazily, as they come into view: a tall window has all 24 in view.
   await page.setViewportSize({ width: 1280, height: 4000 });

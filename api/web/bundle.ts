@@ -1,16 +1,22 @@
 /**
  * The web interface's browser bundles (docs/web.md): esbuild bundles `web/main.ts` (and the CSS it
  * imports) once per process, on first need, into memory: the first page's script, its stylesheet,
- * and the chunks loaded later (the structure editor with OpenChemLib). Names carry a hash of their
+ * and the chunks loaded later (the structure editor: Ketcher, with its worker, WASM and stylesheet
+ * from ./ketcher-assets.ts; OpenChemLib's editor as its fallback). Names carry a hash of their
  * contents, so they are served as immutable. Nothing is written to disk and nothing is committed:
  * `npm ci` + start works on a fresh machine, and a process run from the sources sees edits to
  * web/ after a restart.
  */
 import { fileURLToPath } from 'node:url';
+import { buildKetcherFiles } from './ketcher-assets.ts';
 
 export interface WebAsset {
   body: Buffer;
   type: string;
+  /** The body gzipped once (the editor's WASM), served to clients that accept gzip. */
+  gzip?: Buffer;
+  /** The asset's own Content-Security-Policy (the editor's worker). */
+  csp?: string;
 }
 
 export interface WebBundle {
@@ -45,6 +51,7 @@ async function buildWeb(): Promise<WebBundle> {
   const t0 = performance.now();
   const { build } = await import('esbuild');
   const out = '/natprod-web';
+  const ketcher = await buildKetcherFiles();
   const result = await build({
     entryPoints: { main: ENTRY },
     bundle: true,
@@ -61,8 +68,13 @@ async function buildWeb(): Promise<WebBundle> {
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
+    // The editor chunk (Ketcher: React, ketcher-react, ketcher-standalone) expects a bundler's defines.
+    // (ketcher-react reads process.env.INDIGO_VERSION and HELP_LINK with fallbacks: an empty env.)
+    define: { 'process.env.NODE_ENV': '"production"', 'process.env': '{}', global: 'globalThis', ...ketcher.define },
+    loader: { '.svg': 'dataurl', '.png': 'dataurl', '.woff': 'dataurl', '.woff2': 'dataurl', '.ttf': 'dataurl' },
+    plugins: [ketcher.plugin],
   });
-  const assets = new Map<string, WebAsset>();
+  const assets = new Map<string, WebAsset>(ketcher.assets);
   for (const f of result.outputFiles) {
     const name = f.path.slice(out.length + 1);
     assets.set(name, { body: Buffer.from(f.contents), type: TYPES[name.split('.').at(-1)!] ?? 'application/octet-stream' });

@@ -50,19 +50,42 @@ export function shell(title: string, script: string, style: string): string {
   );
 }
 
+/** Pages that open the structure editor (Ketcher). */
+const EDITOR_PAGES = new Set(['/search']);
+/**
+ * Ketcher styles itself inline: its UI (MUI, styled by emotion) adds a `<style>` element, and
+ * ketcher-core sets `style` attributes with setAttribute (d3's `.attr('style', ...)`, a zoom
+ * control's cssText), each blocked under `style-src 'self'`; three distinct ones on merely opening
+ * it, more in its dialogs, so no list of hashes would hold. The pages that open it allow inline
+ * styles, as Swagger UI's page does (api/plugins/csp.ts); scripts stay `script-src 'self'` (the
+ * WASM runs in Ketcher's worker, under the worker's own policy, api/web/ketcher-assets.ts), and
+ * no page turns text into HTML (web/dom.ts), so there is no markup to inject a style into.
+ */
+export const EDITOR_STYLE_SRC = "style-src 'self' 'unsafe-inline'";
+/** A page policy with EDITOR_STYLE_SRC for its style-src (hashes would cancel 'unsafe-inline'). */
+export const withEditorStyle = (policy: string) => policy.replace(/(^|;\s*)style-src [^;]*/, `$1${EDITOR_STYLE_SRC}`);
+/** A route hook: runs after the security plugin's, which set the page policy. */
+const allowEditorStyle = async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const csp = reply.getHeader('content-security-policy');
+  if (typeof csp === 'string') reply.header('content-security-policy', withEditorStyle(csp));
+  return payload;
+};
+
 /** A browser's navigation: Accept names HTML (fetch and API clients send JSON or anything). */
 const wantsHtml = (req: FastifyRequest) => req.method === 'GET' && /\btext\/html\b/.test(String(req.headers.accept ?? ''));
 
 async function web(app: FastifyInstance) {
-  // Start bundling at once: the first page waits for it only when it comes within a second.
-  webBundle().catch((err: unknown) => app.log.error({ err }, 'web interface: bundling failed'));
+  // Bundling (3-4 s with Ketcher) happens on the first page request; the server process
+  // (api/server.ts) starts it right after listening, so a visitor rarely waits. Apps built by the
+  // tests bundle only when a test asks for a page, instead of spending seconds of CPU on each.
 
   const page = async (title: string, reply: FastifyReply) => {
     const b = await webBundle();
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(shell(title, b.script, b.style));
   };
   for (const [path, title] of Object.entries(WEB_PAGES)) {
-    app.get(path, { schema: { hide: true } }, (_req, reply) => page(title, reply));
+    const onSend = EDITOR_PAGES.has(path) ? [allowEditorStyle] : [];
+    app.get(path, { schema: { hide: true }, onSend }, (_req, reply) => page(title, reply));
   }
   const negotiated = new Set(Object.keys(NEGOTIATED_PAGES));
   app.addHook('onRequest', async (req, reply) => {
@@ -81,7 +104,13 @@ async function web(app: FastifyInstance) {
     const { file } = req.params as { file: string };
     const asset = (await webBundle()).assets.get(file);
     if (!asset) return reply.code(404).send({ detail: `No such file: ${file}` });
-    return reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body);
+    reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable');
+    if (asset.csp) reply.header('content-security-policy', asset.csp);
+    if (asset.gzip) {
+      reply.header('vary', 'Accept-Encoding');
+      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(asset.gzip);
+    }
+    return reply.send(asset.body);
   });
 }
 

@@ -1,9 +1,10 @@
 /**
  * The web interface in a real browser (docs/web.md): Debian's headless Chromium driven by
  * playwright-core against the app on a free port, with a slice of the LOTUS demo set. A researcher searches
- * by name (by keyboard), searches a SMILES pasted into the structure editor, opens a compound
- * page, runs a structure-generation job to its result; a curator signs in and approves a report.
- * A molecule named `<script>` shows as text. No page error, no CSP violation, no request to another
+ * by name (by keyboard), searches a SMILES pasted into the structure editor (Ketcher; OpenChemLib's
+ * when Ketcher's files fail), opens a compound page, runs a structure-generation job to its
+ * result; a curator signs in and approves a report. A molecule named `<script>` shows as text.
+ * No page error, no CSP violation, no request to another
  * host; axe-core finds no serious or critical violation; at 390 px no page scrolls sideways.
  * Screenshots of each page at 1280 and 390 px go to test/web/artifacts/ (gitignored). A tap skip
  * when no Chromium is found (CHROMIUM_PATH, else `chromium` on PATH).
@@ -143,10 +144,20 @@ if (!CHROMIUM) {
       await ready();
       const t1 = performance.now();
       await page.click('#draw');
-      await page.waitForSelector('[data-editor="ready"] canvas');
+      await page.waitForSelector('[data-editor="ready"]', { timeout: 30_000 });
+      t.equal(await page.getAttribute('.editor-host', 'data-editor-kind'), 'ketcher', 'Ketcher, not the fallback editor');
       t.comment(`editor ready ${Math.round(performance.now() - t1)} ms after the click`);
+      // Closed and opened again: a new Ketcher in the same page.
+      await page.click('.editor-host button:text-is("Close")');
+      await page.click('#draw');
+      await page.waitForSelector('[data-editor="ready"]');
+      t.equal(await page.$$eval('.ketcher-editor', (els) => els.length), 1, 'reopened, one editor');
       await page.fill('#editor-smiles', QUERCETIN);
       await page.click('button:text-is("Load")');
+      // Indigo (in Ketcher's worker) turned the SMILES into a drawing: quercetin's 7 O and 5 H labels.
+      const labels = () => page.$$eval('.ketcher-editor svg text', (els) => els.map((e) => e.textContent).filter((x) => x === 'O' || x === 'H').sort().join(''));
+      for (let i = 0; i < 100 && (await labels()) !== 'HHHHHOOOOOOO'; i++) await page.waitForTimeout(100);
+      t.equal(await labels(), 'HHHHHOOOOOOO', 'the SMILES drawn by Ketcher');
       await shots('editor');
       await page.click('text=Substructure search');
       await page.waitForSelector('#results .card');
@@ -154,6 +165,23 @@ if (!CHROMIUM) {
       const first = await page.$eval('#results .card .name', (e) => e.textContent);
       t.match(first, /quercetin/i, 'the exact match first');
       t.ok(await page.$('#results .card .tag'), 'hits carry their similarity');
+    });
+
+    await t.test("OpenChemLib's editor when Ketcher cannot start", async (t) => {
+      // Another tab whose requests for Ketcher's stylesheet fail (the first tab's listeners do not see it).
+      const tab = await context.newPage();
+      await tab.route(/\/static\/web\/ketcher-[^/]*\.css$/, (r) => r.abort());
+      await tab.goto(`${origin}/search`);
+      await tab.waitForSelector('body[data-ready="true"]');
+      await tab.click('#draw');
+      await tab.waitForSelector('[data-editor="ready"] canvas');
+      t.equal(await tab.getAttribute('.editor-host', 'data-editor-kind'), 'openchemlib', 'the fallback editor');
+      t.match(await tab.textContent('.editor-host .note'), /Ketcher could not start \(Ketcher's stylesheet did not load/, 'the page says why');
+      await tab.fill('#editor-smiles', QUERCETIN);
+      await tab.click('button:text-is("Exact search")');
+      await tab.waitForSelector('#results .card');
+      t.match(tab.url(), /type=exact/, 'it searches as Ketcher does');
+      await tab.close();
     });
 
     await t.test('a compound page', async (t) => {

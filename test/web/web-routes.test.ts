@@ -4,13 +4,15 @@
  * answer a browser's navigation with the page and every other client with JSON, as before; `/`
  * still redirects to HOMEPAGE_URL; `/health` links to /search; the shell reflects nothing of the
  * URL, and no source of web/ parses text as HTML (the browser test shows a molecule named
- * `<script>` as text).
+ * `<script>` as text). Ketcher's worker comes with its own policy, its WASM as application/wasm.
  */
 import t from 'tap';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { build } from '../helpers/app.ts';
+import { webBundle } from '../../api/web/bundle.ts';
+import { WORKER_CSP } from '../../api/web/ketcher-assets.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
@@ -29,6 +31,9 @@ t.test('web pages', async (t) => {
     t.equal(script, "'self'", `${url}: scripts from this origin only (${script})`);
     t.match(csp, /object-src 'none'/, `${url}: no plugins`);
     t.notMatch(res.body, /<script(?![^>]*\bsrc=)[^>]*>/, `${url}: no inline script`);
+    // Inline styles only where Ketcher may open (api/web/index.ts, EDITOR_STYLE_SRC).
+    const style = /style-src ([^;]*)/.exec(csp)?.[1] ?? '';
+    t.equal(style, url.startsWith('/search') ? "'self' 'unsafe-inline'" : "'self'", `${url}: styles (${style})`);
   }
 
   // The shell never carries the URL: a path holding markup comes back as the same shell.
@@ -48,12 +53,28 @@ t.test('web pages', async (t) => {
     firstGz += gzipSync(res.rawPayload).length;
     if (url.endsWith('.js')) {
       t.equal(res.headers['content-type'], 'text/javascript; charset=utf-8');
-      t.notMatch(res.body, /CanvasEditor|OCL\b.*Molecule/, 'the editor (OpenChemLib) is not in the first script');
+      t.notMatch(res.body, /CanvasEditor|OCL\b.*Molecule/, 'the fallback editor (OpenChemLib) is not in the first script');
+      t.notMatch(res.body, /StandaloneStructServiceProvider|ketcher-worker-|__reactFiber/, 'the editor (Ketcher, React) is not in the first script');
       t.match(res.body, /import\(["']\.\/chunk-/, 'the editor is a chunk imported on demand');
     }
   }
   t.ok(firstGz < 300 * 1024, `first page's script and style: ${(firstGz / 1024).toFixed(1)} KB gzipped (limit 300 KB)`);
   t.equal((await get('/static/web/nope.js')).statusCode, 404, 'an unknown asset is a 404');
+
+  // Ketcher's worker and Indigo's WASM, served beside the chunks (api/web/ketcher-assets.ts).
+  const names = [...(await webBundle()).assets.keys()];
+  const worker = names.find((n) => n.startsWith('ketcher-worker-'));
+  const wasm = names.find((n) => n.endsWith('.wasm'));
+  t.ok(worker && wasm && names.some((n) => /^ketcher-.*\.css$/.test(n)), `Ketcher's worker, WASM and stylesheet are served (${worker}, ${wasm})`);
+  const w = await get(`/static/web/${worker}`);
+  t.equal(w.headers['content-security-policy'], WORKER_CSP, "the worker's own policy: WASM compilation and this origin only");
+  t.match(w.body, new RegExp(wasm!.replace('.', '\\.')), 'the worker asks for the served WASM by its hashed name');
+  const plain = await get(`/static/web/${wasm}`);
+  t.equal(plain.headers['content-type'], 'application/wasm', 'the WASM as application/wasm (streaming compilation)');
+  t.equal(plain.rawPayload.subarray(0, 4).toString('latin1'), '\0asm', `a WASM module (${(plain.rawPayload.length / 1e6).toFixed(1)} MB)`);
+  const gz = await get(`/static/web/${wasm}`, { 'accept-encoding': 'gzip, deflate, br' });
+  t.equal(gz.headers['content-encoding'], 'gzip', 'gzipped for clients that accept it');
+  t.ok(gunzipSync(gz.rawPayload).equals(plain.rawPayload), `the same bytes (${(gz.rawPayload.length / 1e6).toFixed(1)} MB gzipped)`);
 
   // Negotiated: a browser's navigation gets the page, API clients the JSON as before.
   const toolsPage = await get('/tools', HTML);
