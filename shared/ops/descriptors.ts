@@ -45,6 +45,24 @@ const ESTRAGOLE_DESCRIPTORS = {
 // Gallic acid carries a PAINS catechol alert (RDKit FilterCatalog: catechol_A(92)); hordenine none.
 const GALLIC_ACID = 'O=C(O)c1cc(O)c(O)c(O)c1';
 
+/** The arguments of both filter operations (their default ranges differ, as the original's). */
+const filterArgs = (defaults: { qed: string; nplikeness: string }) =>
+  z.object({
+    smiles: z
+      .union([z.string().min(1).max(1_000_000), z.array(z.string().min(1).max(100_000)).min(1).max(1000)])
+      .describe('SMILES, one per line (text body) or a JSON array'),
+    pains: bool(true, 'PAINS filter'),
+    lipinski: bool(true, "Lipinski's rule of five"),
+    veber: bool(true, 'Veber filter'),
+    reos: bool(true, 'REOS filter'),
+    ghose: bool(true, 'Ghose filter'),
+    ruleofthree: bool(true, 'Rule of three'),
+    qedscore: range(defaults.qed, 'QED'),
+    sascore: range('0-10', 'SA score'),
+    nplikeness: range(defaults.nplikeness, 'NP-likeness'),
+    filterOperator: z.enum(['AND', 'OR']).default('OR').describe('AND: pass every enabled filter; OR: at least one'),
+  });
+
 export const descriptorsOps = [
   defineOp({
     name: 'generate_nplikeness_score',
@@ -131,21 +149,7 @@ export const descriptorsOps = [
       'OR those passing at least one. Answers one line per kept molecule: "<smiles> :  T, F, ...". The body is ' +
       'text/plain with one SMILES per line, or JSON {"smiles": [...]}; at most 1000 molecules.',
     tag: 'chem',
-    args: z.object({
-      smiles: z
-        .union([z.string().min(1).max(1_000_000), z.array(z.string().min(1).max(100_000)).min(1).max(1000)])
-        .describe('SMILES, one per line (text body) or a JSON array'),
-      pains: bool(true, 'PAINS filter'),
-      lipinski: bool(true, "Lipinski's rule of five"),
-      veber: bool(true, 'Veber filter'),
-      reos: bool(true, 'REOS filter'),
-      ghose: bool(true, 'Ghose filter'),
-      ruleofthree: bool(true, 'Rule of three'),
-      qedscore: range('0-10', 'QED'),
-      sascore: range('0-10', 'SA score'),
-      nplikeness: range('0-10', 'NP-likeness'),
-      filterOperator: z.enum(['AND', 'OR']).default('OR').describe('AND: pass every enabled filter; OR: at least one'),
-    }),
+    args: filterArgs({ qed: '0-10', nplikeness: '0-10' }),
     body: { kind: 'text', field: 'smiles' },
     output: 'application/json',
     answer: z.array(z.string()).describe('One line "<smiles> :  T, F, ..." per kept molecule'),
@@ -175,21 +179,7 @@ export const descriptorsOps = [
       'split on every "-" and skipped it); "" switches a score filter off. Text body, one SMILES per line, or JSON ' +
       '{"smiles": [...]}; at most 1000 molecules.',
     tag: 'chem',
-    args: z.object({
-      smiles: z
-        .union([z.string().min(1).max(1_000_000), z.array(z.string().min(1).max(100_000)).min(1).max(1000)])
-        .describe('SMILES, one per line (text body) or a JSON array'),
-      pains: bool(true, 'PAINS filter'),
-      lipinski: bool(true, "Lipinski's rule of five"),
-      veber: bool(true, 'Veber filter'),
-      reos: bool(true, 'REOS filter'),
-      ghose: bool(true, 'Ghose filter'),
-      ruleofthree: bool(true, 'Rule of three'),
-      qedscore: range('0-1', 'QED'),
-      sascore: range('0-10', 'SA score'),
-      nplikeness: range('-5-5', 'NP-likeness'),
-      filterOperator: z.enum(['AND', 'OR']).default('OR').describe('AND: pass every enabled filter; OR: at least one'),
-    }),
+    args: filterArgs({ qed: '0-1', nplikeness: '-5-5' }),
     body: { kind: 'text', field: 'smiles' },
     output: 'application/json',
     answer: DETAILED_FILTERS,

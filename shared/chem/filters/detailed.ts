@@ -14,7 +14,7 @@ import { qed } from '../scores/qed.ts';
 import { saScore } from '../scores/sascore.ts';
 import { npLikeness } from '../scores/nplikeness.ts';
 import type { PainsEntry } from './pains.ts';
-import type { FilterOptions, FilterTables, Range } from './filters.ts';
+import type { FilterOptions, FilterTables, Properties, Range } from './filters.ts';
 
 /** Python's `f"{x:.nf}"`: the exact value rounded half-even, "-0.0" kept. */
 export function pyFixed(x: number, digits: number): string {
@@ -99,18 +99,6 @@ export function painsDetail(rdkit: RDKit, mol: Mol, entries: PainsEntry[]): Pain
   } finally {
     withH?.delete();
   }
-}
-
-interface Properties {
-  exactmw: number;
-  amw: number;
-  CrippenClogP: number;
-  CrippenMR: number;
-  NumHBD: number;
-  NumRotatableBonds: number;
-  tpsa: number;
-  NumHeavyAtoms: number;
-  NumAtoms: number;
 }
 
 const rule = (violations: string[], properties: Record<string, number>): RuleDetail => ({

@@ -51,7 +51,8 @@ export function parseRange(text: string): Range | undefined {
   return [Number(m[1]), Number(m[2])];
 }
 
-interface Properties {
+/** The part of RDKit's `get_descriptors()` answer the filters read. */
+export interface Properties {
   exactmw: number;
   amw: number;
   CrippenClogP: number;

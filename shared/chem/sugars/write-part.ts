@@ -7,7 +7,7 @@
  */
 import type { Mol, RDKit } from '../core/rdkit.ts';
 import type { Part } from './postprocess.ts';
-import { parseV3000 } from './write.ts';
+import { parseV3000, v3000Smiles } from './write.ts';
 
 export function partSmiles(rdkit: RDKit, mol: Mol, part: Part, fragment: number[], markAttachPoints: boolean): string {
   const { atoms, bonds } = parseV3000(mol.get_v3Kmolblock());
@@ -47,24 +47,5 @@ export function partSmiles(rdkit: RDKit, mol: Mol, part: Part, fragment: number[
       outBonds.push(`${src.type} ${x} ${y} ${props.join(' ')}`.trim());
     });
   }
-  const block = [
-    '', '     natprod sugars', '',
-    '  0  0  0  0  0  0  0  0  0  0999 V3000',
-    'M  V30 BEGIN CTAB',
-    `M  V30 COUNTS ${outAtoms.length} ${outBonds.length} 0 0 0`,
-    'M  V30 BEGIN ATOM',
-    ...outAtoms.map((x, i) => `M  V30 ${i + 1} ${x}`),
-    'M  V30 END ATOM',
-    ...(outBonds.length ? ['M  V30 BEGIN BOND', ...outBonds.map((x, i) => `M  V30 ${i + 1} ${x}`), 'M  V30 END BOND'] : []),
-    'M  V30 END CTAB',
-    'M  END',
-  ].join('\n');
-  let out: Mol | null = null;
-  try {
-    out = rdkit.get_mol(block, JSON.stringify({ removeHs: true }));
-    if (!out || !out.is_valid()) throw new Error('a sugar moiety could not be rebuilt');
-    return out.get_smiles(JSON.stringify({ doKekule: true }));
-  } finally {
-    out?.delete();
-  }
+  return v3000Smiles(rdkit, outAtoms, outBonds, 'a sugar moiety');
 }

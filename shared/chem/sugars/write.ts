@@ -64,22 +64,30 @@ export function keptSmiles(rdkit: RDKit, mol: Mol, kept: Set<number>, markAttach
     const [x, y] = k1 ? [newIndex.get(keptAtom - 1), stand] : [stand, newIndex.get(keptAtom - 1)];
     outBonds.push(`${b.type} ${x} ${y} ${props.join(' ')}`.trim());
   }
+  return v3000Smiles(rdkit, outAtoms, outBonds, 'the remaining structure');
+}
+
+/**
+ * RDKit's canonical Kekulé SMILES of a V3000 connection table given as its atom and bond lines
+ * (without their `M  V30 n` prefix); `what` names the structure in the error when RDKit refuses it.
+ */
+export function v3000Smiles(rdkit: RDKit, atoms: string[], bonds: string[], what: string): string {
   const block = [
     '', '     natprod sugars', '',
     '  0  0  0  0  0  0  0  0  0  0999 V3000',
     'M  V30 BEGIN CTAB',
-    `M  V30 COUNTS ${outAtoms.length} ${outBonds.length} 0 0 0`,
+    `M  V30 COUNTS ${atoms.length} ${bonds.length} 0 0 0`,
     'M  V30 BEGIN ATOM',
-    ...outAtoms.map((a, i) => `M  V30 ${i + 1} ${a}`),
+    ...atoms.map((a, i) => `M  V30 ${i + 1} ${a}`),
     'M  V30 END ATOM',
-    ...(outBonds.length ? ['M  V30 BEGIN BOND', ...outBonds.map((b, i) => `M  V30 ${i + 1} ${b}`), 'M  V30 END BOND'] : []),
+    ...(bonds.length ? ['M  V30 BEGIN BOND', ...bonds.map((b, i) => `M  V30 ${i + 1} ${b}`), 'M  V30 END BOND'] : []),
     'M  V30 END CTAB',
     'M  END',
   ].join('\n');
   let out: Mol | null = null;
   try {
     out = rdkit.get_mol(block, JSON.stringify({ removeHs: true }));
-    if (!out || !out.is_valid()) throw new Error('the remaining structure could not be rebuilt');
+    if (!out || !out.is_valid()) throw new Error(`${what} could not be rebuilt`);
     return out.get_smiles(JSON.stringify({ doKekule: true }));
   } finally {
     out?.delete();

@@ -1,10 +1,8 @@
 import java.awt.Color;
 import java.util.*;
-import org.openscience.cdk.CDKConstants;
 import org.openscience.cdk.depict.Depiction;
 import org.openscience.cdk.depict.DepictionGenerator;
 import org.openscience.cdk.geometry.GeometryUtil;
-import org.openscience.cdk.geometry.cip.CIPTool;
 import org.openscience.cdk.interfaces.*;
 import org.openscience.cdk.renderer.color.CDK2DAtomColors;
 import org.openscience.cdk.renderer.color.UniColor;
@@ -30,17 +28,7 @@ final class CdkDepict {
     dg = unicolor
         ? dg.withAnnotationColor(Color.BLACK).withParam(StandardGenerator.AtomColor.class, new UniColor(Color.BLACK))
         : dg.withAtomColors(new CDK2DAtomColors());
-    if (cip) {
-      CIPTool.label(mol);
-      for (IAtom a : mol.atoms()) {
-        Object label = a.getProperty(CDKConstants.CIP_DESCRIPTOR);
-        if (label != null && !"NONE".equals(label)) a.setProperty(StandardGenerator.ANNOTATION_LABEL, "(" + label + ")");
-      }
-      for (IBond b : mol.bonds()) {
-        Object label = b.getProperty(CDKConstants.CIP_DESCRIPTOR);
-        if (label != null && !"NONE".equals(label)) b.setProperty(StandardGenerator.ANNOTATION_LABEL, "(" + label + ")");
-      }
-    }
+    if (cip) CdkDepictEnhanced.cip(mol);
     if (rotate != 0) GeometryUtil.rotate(mol, GeometryUtil.get2DCenter(mol), Math.toRadians(rotate));
     if (!highlight.isEmpty()) {
       SmartsPattern pattern;
