@@ -131,6 +131,8 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       prefix: config.QUEUE_PREFIX,
       log,
       // Inline: the index's rows kept beside the store, so that a restart rebuilds only what changed.
+      // Distributed: the index split by molecule id over SEARCH_SHARDS groups of workers (docs/search.md).
+      shards: config.SEARCH_SHARDS,
       ...(pool ? { snapshot: join(config.DATA_DIR, 'search-index', 'rows.bin') } : {}),
     });
     resources.add('structure search', structure, (s) => s.close());

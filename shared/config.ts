@@ -108,6 +108,15 @@ const schema = z.object({
    * least this many bytes go out gzip- or br-encoded when the client accepts it; 0 = never.
    */
   COMPRESS_MIN_BYTES: intVar(1024, 0),
+  /**
+   * Structure-search shards (distributed mode; docs/search.md, "Sizing and sharding"): each worker
+   * process holds the index rows of one shard (`id % SEARCH_SHARDS == SEARCH_SHARD`) and the api
+   * sends each search to one worker of every shard. Api and workers must agree; 1 = every worker
+   * holds the whole index. The inline mode (no REDIS_URL) holds one index and ignores it.
+   */
+  SEARCH_SHARDS: intVar(1, 1).pipe(z.number().max(64, 'must be at most 64')),
+  /** The shard a worker process holds, 0 to SEARCH_SHARDS - 1 (worker processes only). */
+  SEARCH_SHARD: intVar(0, 0),
   /** Port of the worker process's own /health and /metrics server (0 = any free port). */
   WORKER_METRICS_PORT: intVar(9100, 0),
   /** Shutdown grace period in ms: in-flight work gets this long before it is handed back. */
@@ -245,6 +254,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(clean[String(i.path[0])])})`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  // The one rule between two variables: a worker's shard is one of the shards.
+  if (parsed.data.SEARCH_SHARD >= parsed.data.SEARCH_SHARDS) {
+    throw new ConfigError(`Invalid configuration:\n  SEARCH_SHARD: must be below SEARCH_SHARDS (${parsed.data.SEARCH_SHARDS}) (got ${JSON.stringify(clean.SEARCH_SHARD)})`);
   }
   return parsed.data;
 }

@@ -26,6 +26,11 @@ export interface ConsumerOptions {
   lockMs: number;
   observer?: JobObserver;
   log?: Logger;
+  /**
+   * Queues of batched calls for this process alone beside the common ones: the structure-search
+   * shard it holds (shared/structure-search/shards.ts), whose searches no other worker can answer.
+   */
+  queues?: string[];
 }
 
 export interface Consumers {
@@ -119,21 +124,26 @@ export async function startConsumers(opts: ConsumerOptions): Promise<Consumers> 
     }
   };
 
-  for (const mode of Object.keys(QUEUES) as QueueMode[]) {
-    const connection = redisClient(opts.redisUrl, 'blocking', `consumer-${mode}`, log);
+  // Each queue with its connection's name and whether it carries batches (a shard's queue does).
+  const consumed = [
+    ...(Object.keys(QUEUES) as QueueMode[]).map((mode) => ({ name: QUEUES[mode], label: mode as string, batched: mode === 'batch' })),
+    ...(opts.queues ?? []).map((q) => ({ name: q, label: q, batched: true })),
+  ];
+  for (const { name, label, batched } of consumed) {
+    const connection = redisClient(opts.redisUrl, 'blocking', `consumer-${label}`, log);
     connections.push(connection);
-    const worker = new Worker(QUEUES[mode], processor, {
+    const worker = new Worker(name, processor, {
       connection,
       prefix,
       // Batches: the one this process's threads run (a batch's calls go to all of them) and the next
       // one, already here when the first is done; the apis send two per worker process
       // (shared/jobs/batcher.ts). More would only add idle consumers racing for each batch.
-      concurrency: mode === 'batch' ? 2 : opts.concurrency,
+      concurrency: batched ? 2 : opts.concurrency,
       lockDuration: opts.lockMs,
       stalledInterval: opts.lockMs,
       maxStalledCount: 2,
     });
-    worker.on('error', (err) => log.warn({ queue: QUEUES[mode], err: err.message }, 'worker error'));
+    worker.on('error', (err) => log.warn({ queue: name, err: err.message }, 'worker error'));
     workers.push(worker);
   }
 

@@ -15,6 +15,7 @@ import { createLogger } from '../shared/log.ts';
 import { createMetrics } from '../shared/metrics.ts';
 import { redisClient } from '../shared/redis.ts';
 import { createWorkerSearch } from '../shared/structure-search/worker.ts';
+import { shardQueue } from '../shared/structure-search/shards.ts';
 import { createPool } from '../shared/threads/pool.ts';
 import { Toolkits } from '../shared/toolkits/index.ts';
 import { startConsumers, type Consumers } from './consumer.ts';
@@ -37,8 +38,9 @@ const toolkits = resources.add('toolkits', new Toolkits(config), (tk) => tk.clos
 // One `commands` connection for the search follower and the readiness PING.
 const redis = resources.add('redis', redisClient(config.REDIS_URL, 'commands', 'worker', log), (r) => r.disconnect());
 void redis.connect().catch(() => {});
-// Catalog structure search: this process's own index, followed from what the api publishes.
-const search = resources.add('structure search', createWorkerSearch({ pool, redis, prefix: config.QUEUE_PREFIX, log }), (s) => s.close());
+// Catalog structure search: this process's own index (of its shard, with SEARCH_SHARDS > 1), followed from what the api publishes.
+const shard = { index: config.SEARCH_SHARD, of: config.SEARCH_SHARDS };
+const search = resources.add('structure search', createWorkerSearch({ pool, redis, prefix: config.QUEUE_PREFIX, log, shard }), (s) => s.close());
 
 // The health server answers from the start: a worker waiting for Redis is alive (liveness),
 // only not ready, and must not be restarted by its orchestrator for that.
@@ -67,13 +69,15 @@ const consumers = await startConsumers({
   lockMs: config.JOB_LOCK_MS,
   observer: metrics.jobObserver,
   log,
+  // With shards, this shard's searches come on a queue of their own (shared/structure-search/shards.ts).
+  queues: shard.of > 1 ? [shardQueue(shard)] : [],
 });
 started.consumers = consumers;
 // Closed first: stop taking jobs, let running ones finish within the grace period, hand the rest back.
 resources.add('consumers', consumers, (c) => c.close(config.SHUTDOWN_GRACE_MS));
 await listening;
 const addr = server.address();
-log.info({ threads: config.WORKERS, metrics_port: typeof addr === 'object' && addr ? addr.port : undefined }, 'worker ready');
+log.info({ threads: config.WORKERS, metrics_port: typeof addr === 'object' && addr ? addr.port : undefined, ...(shard.of > 1 ? { search_shard: `${shard.index} of ${shard.of}` } : {}) }, 'worker ready');
 
 // SIGTERM/SIGINT, or an uncaught error (logged): close everything, each step even if one fails.
 closeWithGrace(graceOptions(config.SHUTDOWN_GRACE_MS + 5_000), async ({ signal, err }) => {

@@ -65,6 +65,12 @@ export interface BatchedCallsOptions {
   attempts: number;
   timeouts: RunnerTimeouts;
   observer?: JobObserver;
+  /**
+   * A queue of its own (a structure-search shard's, RunOptions.queue): these places instead of a
+   * share of the worker processes' (this instance then neither counts as a producer nor reads
+   * the capacity hash, which counts every worker, not those of this queue).
+   */
+  places?: () => number;
 }
 
 export async function createBatchedCalls(opts: BatchedCallsOptions) {
@@ -74,7 +80,7 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
   let places = 2;
   const batcher = new Batcher({
     newId: () => randomUUID(),
-    places: () => places,
+    places: opts.places ?? (() => places),
     async add(batchId, calls, idle) {
       observer?.batched?.(calls.length, idle);
       const payload: BatchPayload = { calls, reply: replyChannel };
@@ -111,6 +117,7 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
   // that adding apis does not split the same calls into more, smaller batches (each costs BullMQ
   // its Redis scripts: on 16 cores, 3 apis x 10 workers saturated Redis before the threads).
   const readCapacity = async () => {
+    if (opts.places) return;
     const now = Date.now();
     const fresh = now - CAPACITY_STALE_MS;
     const [, [, all], [, apis]] = (await redis
@@ -241,7 +248,7 @@ export async function createBatchedCalls(opts: BatchedCallsOptions) {
     async close() {
       clearInterval(watchdog);
       // Never waits on a Redis that is gone: its entry then lapses after CAPACITY_STALE_MS.
-      if (redis.status !== 'ready') return;
+      if (opts.places || redis.status !== 'ready') return;
       const done = redis.hdel(keys.producers(prefix), producerId).catch(() => {});
       await Promise.race([done, new Promise((r) => setTimeout(r, 500).unref())]);
     },

@@ -75,6 +75,29 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
   blocking.push(subscriber);
   const batches = await createBatchedCalls({ redis, queue: queues.batch, subscriber, prefix, attempts: opts.attempts, timeouts, observer });
 
+  /**
+   * Queues of their own (RunOptions.queue: a structure-search shard's), opened at their first call.
+   * Their calls leave at once, one to a batch job (unbounded places): each is a whole scan on the
+   * worker, and the shard's workers take two at a time from the queue.
+   */
+  const lanes = new Map<string, Promise<{ queue: Queue; calls: Awaited<ReturnType<typeof createBatchedCalls>> }>>();
+  const lane = (name: string) => {
+    let l = lanes.get(name);
+    if (!l) {
+      l = (async () => {
+        const queue = new Queue(name, { connection: redis, prefix });
+        queue.setMaxListeners(0);
+        queue.on('error', errorLogger(opts.log, `queue ${name}`));
+        const calls = await createBatchedCalls({ redis, queue, subscriber, prefix, attempts: opts.attempts, timeouts, observer, places: () => Infinity });
+        return { queue, calls };
+      })();
+      lanes.set(name, l);
+      // Opened again by the next call after a failure (Redis away).
+      void l.catch(() => lanes.delete(name));
+    }
+    return l;
+  };
+
   async function find(id: string): Promise<{ job: Job; mode: JobMode } | undefined> {
     // Batches are not jobs of their own to clients: their calls are (see callState).
     for (const mode of ['quick', 'long'] as const) {
@@ -226,6 +249,15 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     async run(op, task, args, so = {}) {
       const waitMs = so.waitMs ?? timeouts.waitMs;
       const plain = (args ?? {}) as Record<string, unknown>;
+      if (so.queue) {
+        const { calls } = await lane(so.queue).catch((e: unknown) => {
+          throw unavailable(e);
+        });
+        // With unbounded places a call never waits in this process, so it is never handed back here.
+        return calls.run({ op, task, args: plain, timeoutMs: so.timeoutMs ?? timeouts.quickMs }, waitMs, () => {
+          throw new AppError(504, `${op} did not leave for queue ${so.queue} within ${waitMs} ms`, 'timeout');
+        });
+      }
       // Idempotent, long and upload-sized calls are ordinary jobs with their own records.
       if (so.jobId || so.mode === 'long' || Object.values(plain).some((v) => typeof v === 'string' && v.length > BLOB_THRESHOLD)) {
         const rec = await runner.submit(op, task, args, so);
@@ -239,15 +271,22 @@ export async function createBullRunner(opts: BullRunnerOptions): Promise<JobRunn
     },
 
     async depth() {
+      const opened = await Promise.all([...lanes.values()].map((l) => l.then((x) => x.queue, () => undefined)));
+      const all = [...(Object.keys(QUEUES) as QueueMode[]).map((mode) => queues[mode]), ...opened.filter((q): q is Queue => !!q)];
       return Promise.all(
-        (Object.keys(QUEUES) as QueueMode[]).map(async (mode) => {
-          const c = await queues[mode].getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-          return { queue: QUEUES[mode], waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
+        all.map(async (q) => {
+          const c = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+          return { queue: q.name, waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
         }),
       );
     },
 
     async close() {
+      const opened = await Promise.all([...lanes.values()].map((l) => l.catch(() => undefined)));
+      for (const l of opened) {
+        await l?.calls.close();
+        await l?.queue.close();
+      }
       await batches.close();
       await Promise.all(Object.values(events).map((e) => e.close()));
       await Promise.all(Object.values(queues).map((q) => q.close()));

@@ -33,7 +33,16 @@ export interface SubmitOptions {
   jobId?: string;
 }
 
-export type RunOptions = SubmitOptions & { waitMs?: number };
+export type RunOptions = SubmitOptions & {
+  waitMs?: number;
+  /**
+   * Distributed runner: a queue of its own instead of the common ones, for calls only some workers
+   * can answer (a structure-search shard's, shared/structure-search/shards.ts); each such call
+   * travels alone and is answered like a batched quick call. The inline runner has one process
+   * and ignores it.
+   */
+  queue?: string;
+};
 
 export interface QueueDepth {
   queue: string;

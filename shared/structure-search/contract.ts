@@ -26,6 +26,17 @@ export interface SearchArgs {
    * (COCONUT's order; the query must be SMILES).
    */
   order?: 'id' | 'similarity';
+  /**
+   * The shard this call is for (SEARCH_SHARDS > 1, shards.ts): the worker checks that it holds
+   * this one. Absent: the whole index, which a worker holding one shard refuses (503).
+   */
+  shard?: ShardSpec;
+}
+
+/** Shard `index` of `of`: the molecules with `id % of == index` (shards.ts). */
+export interface ShardSpec {
+  index: number;
+  of: number;
 }
 
 export interface SearchAnswer {
@@ -55,4 +66,5 @@ export const searchArgs = z.object({
   count: z.boolean().optional(),
   exclude: z.array(z.number().int()).max(100_000).optional(),
   order: z.enum(['id', 'similarity']).optional(),
+  shard: z.object({ index: z.number().int().min(0), of: z.number().int().min(1) }).optional(),
 });

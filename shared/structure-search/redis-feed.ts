@@ -9,12 +9,16 @@
  * round trip), so a write acknowledged before the search was sent is always seen. When Redis
  * loses its data (a restart without persistence) the generation key is gone: searches answer
  * 503 until an api process notices (it checks every few seconds) and republishes.
+ *
+ * A worker holding one shard (SEARCH_SHARDS > 1, shards.ts) reads every entry but keeps only its
+ * own molecules: its memory is its shard's, Redis and the api publish as before.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.ts';
 import type { RowInput, SearchFeed } from '../chem/catalog/ports.ts';
 import type { SearchService } from './service.ts';
+import { inShard, type ShardSpec } from './shards.ts';
 
 export const searchKeys = (prefix: string) => ({
   rows: `${prefix}:search:rows`,
@@ -83,19 +87,22 @@ export class RedisSearchPublisher implements SearchFeed {
   }
 }
 
-/** The worker side: follows the published molecules into this process's index. */
+/** The worker side: follows the published molecules (of its shard, when it holds one) into this process's index. */
 export class RedisSearchFollower {
   private readonly k: ReturnType<typeof searchKeys>;
   private gen: string | undefined;
   private lastId = '0-0';
   private syncing: Promise<void> | undefined;
+  private readonly mine: (id: number) => boolean;
 
   constructor(
     private readonly redis: Redis,
     prefix: string,
     private readonly service: SearchService,
+    private readonly shard?: ShardSpec,
   ) {
     this.k = searchKeys(prefix);
+    this.mine = shard && shard.of > 1 ? (id) => inShard(id, shard) : () => true;
   }
 
   /** Catches up with Redis; coalesces concurrent callers into one round trip. */
@@ -120,9 +127,11 @@ export class RedisSearchFollower {
       if (f.op === 'reset') {
         if (f.gen !== this.gen) return this.reload(f.gen);
       } else if (f.ids) {
-        const ids = f.ids.split(',').map(Number);
-        if (f.op === 'del') await this.service.apply([], ids);
-        else {
+        // Only this shard's molecules (every one without shards).
+        const ids = f.ids.split(',').map(Number).filter(this.mine);
+        if (f.op === 'del') {
+          if (ids.length) await this.service.apply([], ids);
+        } else if (ids.length) {
           const values = await this.redis.hmget(this.k.rows, ...ids.map(String));
           const put: RowInput[] = [];
           const gone: number[] = [];
@@ -145,14 +154,16 @@ export class RedisSearchFollower {
     const total = await this.redis.hlen(this.k.rows);
     const redis = this.redis;
     const key = this.k.rows;
+    const mine = this.mine;
     await this.service.rebuild(async function* () {
       let cursor = '0';
       do {
         const [next, flat] = await redis.hscan(key, cursor, 'COUNT', 2000);
         cursor = next;
-        yield pairs(flat).map(([id, v]) => decode(Number(id), v));
+        const page = pairs(flat).filter(([id]) => mine(Number(id)));
+        if (page.length) yield page.map(([id, v]) => decode(Number(id), v));
       } while (cursor !== '0');
-    }, total);
+    }, Math.ceil(total / (this.shard?.of ?? 1)));
     this.gen = gen;
     this.lastId = from;
     // Changes published while we loaded (puts are idempotent).
@@ -182,8 +193,8 @@ function compareIds(a: string, b: string): number {
  * current (before each search, and every few seconds so the first search after a burst of
  * writes is quick). Returns a stop function.
  */
-export function startWorkerSearch(opts: { redis: Redis; prefix: string; service: SearchService; log?: (msg: string, extra?: Record<string, unknown>) => void }): () => void {
-  const follower = new RedisSearchFollower(opts.redis, opts.prefix, opts.service);
+export function startWorkerSearch(opts: { redis: Redis; prefix: string; service: SearchService; shard?: ShardSpec; log?: (msg: string, extra?: Record<string, unknown>) => void }): () => void {
+  const follower = new RedisSearchFollower(opts.redis, opts.prefix, opts.service, opts.shard);
   opts.service.onSearch(() => follower.sync());
   let warned = false;
   const tick = () =>

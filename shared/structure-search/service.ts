@@ -18,7 +18,7 @@ import type { ChemPool, TaskRun } from '../threads/pool.ts';
 import { growingRanges, lastRangeNeeded, rankBySimilarity, rankedPage, split } from './scan-plan.ts';
 import { BuildKeys, rowKey, Snapshot, writeSnapshot } from './snapshot.ts';
 import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
-import { searchArgs, type SearchAnswer, type SearchArgs } from './contract.ts';
+import { searchArgs, type SearchAnswer, type SearchArgs, type ShardSpec } from './contract.ts';
 
 /** What every range of one scan shares: the query and the index. */
 type ScanBase = Pick<TaskArgs<'catalog_scan_substructure'>, 'query' | 'query_type' | 'index'>;
@@ -55,6 +55,8 @@ export interface SearchServiceOptions {
   snapshot?: string;
   /** Rows of a first page's first ranges (default FIRST_RANGE_ROWS); tests set fewer, to cover many ranges on few molecules. */
   firstRangeRows?: number;
+  /** The shard this index holds (a worker with SEARCH_SHARDS > 1, shards.ts); absent: the whole catalog. */
+  shard?: ShardSpec;
 }
 
 export class SearchService {
@@ -74,9 +76,19 @@ export class SearchService {
     pool.registerLocal('catalog_search', async (args, signal) => {
       const parsed = searchArgs.safeParse(args);
       if (!parsed.success) throw new AppError(422, `Invalid search: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`, 'invalid_input');
+      this.checkShard(parsed.data.shard);
       await this.before();
       return this.search(parsed.data, signal);
     });
+  }
+
+  /** A search meant for other rows than this index holds (the api and this worker disagree on SEARCH_SHARDS) would answer wrong: 503. */
+  private checkShard(asked: ShardSpec = { index: 0, of: 1 }): void {
+    const mine = this.opts.shard ?? { index: 0, of: 1 };
+    if (asked.index === mine.index && asked.of === mine.of) return;
+    const held = mine.of === 1 ? 'the whole structure-search index' : `structure-search shard ${mine.index} of ${mine.of}`;
+    const wanted = asked.of === 1 ? 'the whole index' : `shard ${asked.index} of ${asked.of}`;
+    throw new AppError(503, `This worker holds ${held}, not ${wanted}: SEARCH_SHARDS must be the same on the api and every worker`, 'index_unavailable');
   }
 
   onSearch(fn: () => Promise<void>): void {

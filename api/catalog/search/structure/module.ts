@@ -8,6 +8,9 @@
  * (inline) or publishes the molecules (distributed, and republishes them when Redis lost them);
  * molecules written by another process on the same DATA_DIR trigger a rebuild. `status()` is what
  * /health shows; `close()` stops the timers and any backfill in progress.
+ *
+ * With `shards` > 1 (SEARCH_SHARDS, distributed mode only) each worker holds one shard of the
+ * index, and a search goes to one worker of every shard (shards.ts); /health shows each shard.
  */
 import type { Redis } from 'ioredis';
 import type { SearchFeed } from '../../../../shared/chem/catalog/ports.ts';
@@ -18,6 +21,7 @@ import { RedisSearchPublisher } from '../../../../shared/structure-search/redis-
 import type { ChemPool } from '../../../../shared/threads/pool.ts';
 import type { CatalogStore } from '../../store/types.ts';
 import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './feed.ts';
+import { ShardedSearch } from './shards.ts';
 import { StructureSearch } from './structure.ts';
 
 /** How long after the last foreign write the index is rebuilt. */
@@ -48,6 +52,8 @@ export interface StructureSearchDeps {
   snapshot?: string;
   prefix: string;
   log: Logger;
+  /** Distributed mode: the shards of the index (SEARCH_SHARDS; default 1, every worker holds it all). The inline mode's one index ignores it. */
+  shards?: number;
 }
 
 export function createStructureSearch(deps: StructureSearchDeps): StructureSearchModule {
@@ -56,6 +62,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
   let feed: SearchFeed;
   let index: SearchService | undefined;
   let publisher: RedisSearchPublisher | undefined;
+  let sharded: ShardedSearch | undefined;
   if (deps.pool) {
     const svc = (index = new SearchService(deps.pool, { snapshot: deps.snapshot }));
     feed = {
@@ -66,6 +73,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
     };
   } else if (deps.redis) {
     feed = publisher = new RedisSearchPublisher(deps.redis, deps.prefix);
+    if ((deps.shards ?? 1) > 1) sharded = new ShardedSearch(runner, deps.redis, deps.prefix, deps.shards!);
   } else {
     throw new Error('structure search needs the api pool (inline) or a Redis connection (distributed)');
   }
@@ -108,7 +116,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
 
   return {
     store,
-    search: new StructureSearch(runner, store),
+    search: new StructureSearch(runner, store, sharded && ((args) => sharded.search(args))),
     async start() {
       await backfillFingerprints(raw, runner, backfill, stopping.signal);
       if (stopping.signal.aborted) return;
@@ -116,7 +124,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
       return publish();
     },
     status() {
-      return { backfill: { ...backfill }, index: index ? index.health() : published };
+      return { backfill: { ...backfill }, index: index ? index.health() : sharded ? { ...published, ...sharded.status() } : published };
     },
     async close() {
       stopping.abort();

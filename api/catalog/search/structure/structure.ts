@@ -6,6 +6,7 @@
  * `search_catalog`.
  */
 import type { JobRunner } from '../../../../shared/jobs/types.ts';
+import type { SearchArgs } from '../../../../shared/structure-search/contract.ts';
 import { AppError } from '../../../../shared/errors.ts';
 import type { CatalogStore, Doc, Filter } from '../../store/types.ts';
 import type { FilterInput } from '../../schema/types.ts';
@@ -24,7 +25,7 @@ export interface StructureQuery {
 }
 
 /** What the chemistry side answers for `catalog_search` (`SearchAnswer`, shared/structure-search/contract.ts). */
-interface ScanAnswer {
+export interface ScanAnswer {
   ids: number[];
   scores?: number[];
   total: number | null;
@@ -38,11 +39,19 @@ export interface StructureHits {
   more: boolean;
 }
 
+/** Who answers a `catalog_search` call: by default one call on the runner; a sharded index merges one per shard (shards.ts). */
+export type ScanCall = (args: SearchArgs) => Promise<ScanAnswer>;
+
 export class StructureSearch {
+  private readonly call: ScanCall;
+
   constructor(
     private readonly runner: JobRunner,
     readonly store: CatalogStore,
-  ) {}
+    call?: ScanCall,
+  ) {
+    this.call = call ?? ((args) => this.runner.runTask('catalog_search', 'catalog_search', args));
+  }
 
   /** The standard InChIKey of a query (an InChIKey as it is; SMILES or a molblock read on a thread, 422 when unreadable). */
   async queryKey(query: string, queryType: 'smiles' | 'smarts' = 'smiles'): Promise<string> {
@@ -69,7 +78,7 @@ export class StructureSearch {
   }
 
   private scan(q: StructureQuery & { type: 'substructure' | 'similarity' }, offset: number, limit: number, extra: { count?: boolean; exclude?: number[]; order?: 'id' | 'similarity' } = {}): Promise<ScanAnswer> {
-    return this.runner.runTask('catalog_search', 'catalog_search', {
+    return this.call({
       type: q.type,
       query: q.query,
       query_type: q.query_type ?? (q.type === 'similarity' ? 'smiles' : 'auto'),
