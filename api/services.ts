@@ -15,6 +15,7 @@ import type { CatalogStore } from './catalog/store/types.ts';
 import type { DeriveInput, DerivedMolecule } from '../shared/chem/catalog/ports.ts';
 import type { SeedHandle } from './catalog/import/demo.ts';
 import { ImportJobs } from './catalog/import/jobs.ts';
+import { derivationsOn } from './catalog/import/derive-cache.ts';
 import { createBullRunner } from '../shared/jobs/bullmq.ts';
 import type { RunnerTimeouts } from '../shared/jobs/executor.ts';
 import { createInlineRunner } from '../shared/jobs/inline.ts';
@@ -130,18 +131,19 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       redis: publisherRedis,
       prefix: config.QUEUE_PREFIX,
       log,
-      // Inline: the index's rows kept beside the store, so that a restart rebuilds only what changed.
       // Distributed: the index split by molecule id over SEARCH_SHARDS groups of workers (docs/search.md).
       shards: config.SEARCH_SHARDS,
+      // Inline: the index's rows kept beside the store, so that a restart rebuilds only what changed.
       ...(pool ? { snapshot: join(config.DATA_DIR, 'search-index', 'rows.bin') } : {}),
     });
     resources.add('structure search', structure, (s) => s.close());
     const derive = (input: DeriveInput) => runner.runTask('derive_molecule', 'derive_molecule', input);
+    const derivations = derivationsOn(runner);
     const imports = new ImportJobs({
       dir: join(config.DATA_DIR, 'imports'),
       store: structure.store,
-      derive,
-      deriveMany: (structures) => runner.runTask('derive_molecules', 'derive_molecules', { structures }),
+      ...derivations,
+      sampleEvery: config.IMPORT_SAMPLE_EVERY,
       chunk: config.IMPORT_CHUNK,
       allowedDir: config.IMPORT_DIR,
       uploadLimit: config.IMPORT_UPLOAD_LIMIT,

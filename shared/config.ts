@@ -99,6 +99,11 @@ const schema = z.object({
   IMPORT_UPLOAD_LIMIT: intVar(2 * 1024 * 1_048_576, 1024),
   /** Structures derived per task by a catalog import (the task `derive_molecules`). */
   IMPORT_CHUNK: intVar(32, 1),
+  /**
+   * Rows of a file that carries its derivation (natprod's full dump) loaded as the file gives them,
+   * per row derived again to check it (api/catalog/import/carried.ts); 1 derives every row.
+   */
+  IMPORT_SAMPLE_EVERY: intVar(100, 1),
   /** Bytes accepted in a JSON or text request body. */
   BODY_LIMIT: intVar(1_048_576, 1024),
   /** Bytes accepted in one uploaded file. */

@@ -170,7 +170,7 @@ export function catalogServicePaths(): Record<string, Record<string, unknown>> {
       progress: { type: 'object', description: '`{rows, bytes, total_bytes, fraction, rows_per_s, eta_s}`' },
       runs: int,
       created_at: str,
-      summary: { type: 'object', description: '`{rows, created, updated, rejected: [{row, reason}], rejected_count, warnings, warnings_count}`, and `revoked` (molecules revoked) with `revoke_absent`' },
+      summary: { type: 'object', description: '`{rows, created, updated, rejected: [{row, reason}], rejected_count, warnings, warnings_count}`, `revoked` (molecules revoked) with `revoke_absent`, and `carried`, `sampled` (rows loaded with the derivation the file carries, and of those the ones derived again to check it) for natprod\'s full dump' },
       status_url: str,
     },
     ['id', 'status'],

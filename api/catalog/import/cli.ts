@@ -21,6 +21,7 @@ import { createPool, type ChemPool } from '../../../shared/threads/pool.ts';
 import { timeoutsOf } from '../../services.ts';
 import { openStore } from '../store/open.ts';
 import { ImportJobs, type ImportRecord } from './jobs.ts';
+import { derivationsOn } from './derive-cache.ts';
 
 function duration(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return '--:--';
@@ -72,8 +73,8 @@ async function main(argv: string[]): Promise<number> {
   const jobs = new ImportJobs({
     dir: join(cfg.DATA_DIR, 'imports'),
     store,
-    derive: (input) => runner.runTask('derive_molecule', 'derive_molecule', input),
-    deriveMany: (structures) => runner.runTask('derive_molecules', 'derive_molecules', { structures }),
+    ...derivationsOn(runner),
+    sampleEvery: cfg.IMPORT_SAMPLE_EVERY,
     chunk: cfg.IMPORT_CHUNK,
     uploadLimit: cfg.IMPORT_UPLOAD_LIMIT,
     log,

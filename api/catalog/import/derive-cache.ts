@@ -15,6 +15,8 @@
  */
 import { AppError } from '../../../shared/errors.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
+import type { StoredFingerprints } from '../../../shared/chem/catalog/fingerprints.ts';
+import type { JobRunner } from '../../../shared/jobs/types.ts';
 import type { Derive } from '../mutate/derived.ts';
 
 /** A derivation, or the client error (unparsable structure) that rejects the row. */
@@ -22,6 +24,23 @@ export type Derived = DerivedMolecule | AppError;
 
 /** Derives a chunk: one answer per structure, in order, `{error}` for one that cannot be read. */
 export type DeriveMany = (structures: string[]) => Promise<(DerivedMolecule | { error: string })[]>;
+
+/** A chunk's search fingerprints: one a structure, in order, null for one that cannot be read. */
+export type FingerprintMany = (smiles: string[]) => Promise<(StoredFingerprints | null)[]>;
+
+/** The derivations an import asks of the chemistry threads, as jobs of `runner` (the api's and the command line's). */
+export function derivationsOn(runner: JobRunner): { derive: Derive; deriveMany: DeriveMany; fingerprintMany: FingerprintMany } {
+  return {
+    derive: (input) => runner.runTask('derive_molecule', 'derive_molecule', input),
+    deriveMany: (structures) => runner.runTask('derive_molecules', 'derive_molecules', { structures }),
+    fingerprintMany: async (smiles) => {
+      const r = await runner.runTask('import_fingerprints', 'catalog_fingerprints', { rows: smiles.map((s, id) => ({ id, smiles: s })) });
+      const out: (StoredFingerprints | null)[] = smiles.map(() => null);
+      for (const it of r.items) out[it.id] = it.fingerprints;
+      return out;
+    },
+  };
+}
 
 interface Waiting {
   structure: string;
@@ -32,11 +51,15 @@ interface Waiting {
 export class DeriveCache {
   private readonly map = new Map<string, Promise<Derived>>();
   private waiting: Waiting[] = [];
+  /** Structures waiting for a chunk of fingerprints (rows that carry their derivation). */
+  private printing: { smiles: string; settle: (f: StoredFingerprints | null) => void; fail: (err: unknown) => void }[] = [];
 
   constructor(
     private readonly derive: Derive,
     private readonly opts: {
       many?: DeriveMany;
+      /** Fingerprints in chunks, for rows that carry the rest of their derivation (absent: stored without, the search index computes them). */
+      fingerprints?: FingerprintMany;
       chunk?: number;
       max?: number;
       retryForMs?: number;
@@ -78,10 +101,32 @@ export class DeriveCache {
 
   /** Sends the structures still waiting for a full chunk (the importer needs one of them now). */
   flush(): void {
+    if (this.printing.length) void this.printChunk(this.printing.splice(0));
     if (!this.waiting.length) return;
     const chunk = this.waiting;
     this.waiting = [];
     void this.chunk(chunk);
+  }
+
+  /**
+   * A structure's search fingerprints, computed `chunk` at a time (task `catalog_fingerprints`):
+   * null when it cannot be read, undefined without a fingerprint function.
+   */
+  fingerprints(smiles: string): Promise<StoredFingerprints | null | undefined> {
+    if (!this.opts.fingerprints) return Promise.resolve(undefined);
+    const p = new Promise<StoredFingerprints | null>((settle, fail) => this.printing.push({ smiles, settle, fail }));
+    p.catch(() => undefined);
+    if (this.printing.length >= (this.opts.chunk ?? 32)) void this.printChunk(this.printing.splice(0));
+    return p;
+  }
+
+  private async printChunk(chunk: DeriveCache['printing']): Promise<void> {
+    try {
+      const prints = await this.retrying(() => this.opts.fingerprints!(chunk.map((w) => w.smiles)));
+      chunk.forEach((w, i) => w.settle(prints[i] ?? null));
+    } catch (err) {
+      for (const w of chunk) w.fail(err);
+    }
   }
 
   private queue(structure: string): Promise<Derived> {

@@ -11,7 +11,8 @@ import { nextIdentifier } from '../store/open.ts';
 import { familyIdentifier } from '../mutate/identifiers.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { AppError } from '../../../shared/errors.ts';
-import { DeriveCache } from './derive-cache.ts';
+import { DeriveCache, type Derived } from './derive-cache.ts';
+import { CarriedRows, SAMPLE_EVERY } from './carried.ts';
 import { refreshMoleculeCounts, touchedNone } from '../mutate/counts.ts';
 import type { ImportOptions } from './run.ts';
 import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
@@ -22,6 +23,12 @@ import type { CitationSeed, CollectionSeed, ImportRow, MoleculeSeed, OrganismSee
 import { knownTaxonomy } from './types.ts';
 
 type Kind = 'molecules' | 'organisms' | 'citations' | 'collections';
+/** The ids of what a row links its molecule to. */
+interface RowLinks {
+  organisms: number[];
+  citations: number[];
+  collections: number[];
+}
 type Counts = Record<Kind | 'links', number>;
 
 export interface ImportSummary {
@@ -36,6 +43,9 @@ export interface ImportSummary {
   warnings_count: number;
   /** Molecules revoked because a whole COCONUT release left them out (only with `revokeAbsent`). */
   revoked?: number;
+  /** Rows loaded with the derivation the file carries (carried.ts), and how many of them were derived again to check it. */
+  carried?: number;
+  sampled?: number;
 }
 
 /** Rejected rows and warnings listed in a summary (a job record is rewritten as it goes: it stays small). */
@@ -60,6 +70,9 @@ export class Importer {
   private readonly organismFields = new Map<number, Set<string>>();
   readonly touched = touchedNone();
   private readonly cache: DeriveCache;
+  private readonly carriedRows: CarriedRows;
+  /** Derivations started by `prefetch` for rows that carry one, by row. */
+  private readonly started = new Map<number, Promise<Derived>>();
   private readonly identities: Identities;
   /** The largest `CNP` number kept from the file, and how far the identifier counter was raised. */
   private maxKept = 0;
@@ -67,8 +80,15 @@ export class Importer {
   private coconutId: number | undefined;
 
   constructor(private readonly store: CatalogStore, private readonly opts: ImportOptions) {
-    this.cache = new DeriveCache(opts.derive, { many: opts.deriveMany, chunk: opts.chunk, retryForMs: opts.retryForMs, signal: opts.signal, onRetry: opts.onRetry });
+    this.cache = new DeriveCache(opts.derive, { many: opts.deriveMany, fingerprints: opts.fingerprintMany, chunk: opts.chunk, retryForMs: opts.retryForMs, signal: opts.signal, onRetry: opts.onRetry });
     if (opts.resume) this.summary = structuredClone(opts.resume.summary);
+    this.carriedRows = new CarriedRows(
+      opts.sampleEvery ?? SAMPLE_EVERY,
+      this.summary,
+      (structure) => this.cache.get(structure),
+      (smiles) => this.cache.fingerprints(smiles),
+      (row, message) => this.warn(row, message),
+    );
     this.identities = new Identities(store, (d) => this.fromCoconut(d));
   }
 
@@ -149,9 +169,9 @@ export class Importer {
     if (this.summary.warnings.length < LISTED) this.summary.warnings.push({ row, message });
   }
 
-  private async molecule(r: ImportRow, m: MoleculeSeed): Promise<number | undefined> {
+  private async molecule(r: ImportRow, m: MoleculeSeed, links: () => Promise<RowLinks>): Promise<number | undefined> {
     const row = r.row;
-    const d = await this.cache.get(m.canonical_smiles);
+    const d = await this.derivation(r, m);
     if (d instanceof AppError) {
       this.reject(row, typeof d.detail === 'string' ? d.detail : JSON.stringify(d.detail));
       return undefined;
@@ -160,7 +180,7 @@ export class Importer {
       this.warn(row, `InChIKey in the file ${m.standard_inchi_key} differs from the derived ${d.standard_inchi_key}; the derived key is used`);
     }
     const derived = derivedFields(d);
-    if (m.identifier) return this.identified(r, m, d, derived);
+    if (m.identifier) return this.identified(r, m, d, derived, links);
     const key = `molecules\u0000standard_inchi_key\u0000${d.standard_inchi_key}`;
     const seen = this.ids.get(key);
     if (seen !== undefined) {
@@ -178,18 +198,29 @@ export class Importer {
       if (!existing.identifier) await this.store.update('molecules', id, { identifier: await familyIdentifier(this.store, { id, ...derived }) });
       this.summary.updated.molecules++;
     } else {
-      id = await this.create({ name: m.name, iupac_name: m.iupac_name, ...derived, identifier: await familyIdentifier(this.store, derived) });
+      id = await this.create({ name: m.name, iupac_name: m.iupac_name, ...derived, identifier: await familyIdentifier(this.store, derived) }, { ...d.properties }, await links());
     }
-    await this.store.setProperties(id, { ...d.properties });
+    if (existing) await this.store.setProperties(id, { ...d.properties });
     this.ids.set(key, id);
     return id;
   }
 
-  /** A new molecule: the declared defaults (COCONUT's), with the import's status over them (imported sources are curated). */
-  private async create(fields: Record<string, unknown>): Promise<number> {
+  /**
+   * A new molecule: the declared defaults (COCONUT's), with the import's status over them (imported
+   * sources are curated), written whole in one insert, its properties record and its row's links
+   * included (a store write per part was most of an import's store time: each rewrote and
+   * re-indexed the whole document).
+   */
+  private async create(fields: Record<string, unknown>, properties: Record<string, unknown>, links: RowLinks): Promise<number> {
     const status = this.opts.status ?? 'APPROVED';
-    const doc = await this.store.insert('molecules', { ...recordDefaults('molecules'), status, active: status === 'APPROVED', ...fields } as NewDoc<'molecules'>);
+    const lists = { organism_ids: [...new Set(links.organisms)], citation_ids: [...new Set(links.citations)], collection_ids: [...new Set(links.collections)] };
+    const props = { ...properties, id: await this.store.nextCounter('id:properties') };
+    const doc = await this.store.insert('molecules', { ...recordDefaults('molecules'), status, active: status === 'APPROVED', ...fields, properties: props, ...lists } as NewDoc<'molecules'>);
     this.summary.created.molecules++;
+    for (const [field, ids] of Object.entries(lists)) {
+      for (const id of ids) this.links.add(`${field}:${doc.id}:${id}`);
+      this.summary.created.links += ids.length;
+    }
     return doc.id;
   }
 
@@ -198,7 +229,7 @@ export class Importer {
    * (identity.ts decides which molecule it is), and the file's fields replace the stored ones:
    * re-importing a newer release updates the molecule in place, its audit entries naming the import.
    */
-  private async identified(r: ImportRow, m: MoleculeSeed, d: DerivedMolecule, derived: Record<string, unknown>): Promise<number | undefined> {
+  private async identified(r: ImportRow, m: MoleculeSeed, d: DerivedMolecule, derived: Record<string, unknown>, links: () => Promise<RowLinks>): Promise<number | undefined> {
     const identifier = m.identifier!;
     const res = await this.identities.resolve(r.row, identifier, d.standard_inchi_key, r.authority ?? 'file', m.canonical_smiles.includes('M  END'));
     if (res.kind === 'reject') {
@@ -241,10 +272,10 @@ export class Importer {
           this.warn(r.row, `${identifier} was revoked when an earlier COCONUT release left it out; this file lists it again: ${status} again`);
         } else this.warn(r.row, `${identifier} was revoked here by a curator and is active in COCONUT's file: its status is left as it is`);
       }
+      if (!res.keepStructure) await this.store.setProperties(id, properties);
     } else {
-      id = await this.create(fields);
+      id = await this.create(fields, res.keepStructure ? {} : properties, await links());
     }
-    if (!res.keepStructure) await this.store.setProperties(id, properties);
     const n = identifierNumber(identifier);
     if (n !== undefined && n > this.maxKept) this.maxKept = n;
     this.ids.set(key, id);
@@ -284,16 +315,30 @@ export class Importer {
     if (this.summary.rejected.length < LISTED) this.summary.rejected.push({ row, reason });
   }
 
-  /** Waits for a structure's derivation (outside the lock); errors surface here, not in `row`. */
-  async cached(structure: string): Promise<void> {
-    const d = this.cache.get(structure);
+  /** A row's derivation: the one `prefetch` started for it, or the structure's (memoised). */
+  private derivation(r: ImportRow, m: MoleculeSeed): Promise<Derived> {
+    const started = this.started.get(r.row);
+    if (!started) return this.cache.get(m.canonical_smiles);
+    this.started.delete(r.row);
+    return started;
+  }
+
+  /** Waits for a row's derivation (outside the lock); errors surface here, not in `row`. */
+  async ready(r: ImportRow): Promise<void> {
+    if (!r.molecule || r.problem) return;
+    const d = this.started.get(r.row) ?? this.cache.get(r.molecule.canonical_smiles);
     this.cache.flush();
     await d;
   }
 
-  /** Starts deriving a row's structure; the row's own write awaits it later. */
+  /** Starts a row's derivation (the file's own, checked on a sample, or RDKit's); the row's write awaits it later. */
   prefetch(r: ImportRow): void {
-    if (r.molecule && !r.problem) void this.cache.get(r.molecule.canonical_smiles);
+    if (!r.molecule || r.problem) return;
+    const carried = r.molecule.carried && this.carriedRows.start(r.row, r.molecule.canonical_smiles, r.molecule.carried);
+    if (carried) {
+      carried.catch(() => undefined);
+      this.started.set(r.row, carried);
+    } else void this.cache.get(r.molecule.canonical_smiles);
   }
 
   async row(r: ImportRow): Promise<void> {
@@ -302,26 +347,35 @@ export class Importer {
       this.reject(r.row, r.problem);
       return;
     }
-    const mol = r.molecule ? await this.molecule(r, r.molecule) : undefined;
+    // The row's organisms, citations and collections are written when the molecule needs their ids
+    // (a new molecule is inserted with its links), and not at all when its structure is rejected.
+    let found: Promise<RowLinks> | undefined;
+    const links = () => (found ??= this.rowLinks(r));
+    const mol = r.molecule ? await this.molecule(r, r.molecule, links) : undefined;
     if (r.molecule && mol === undefined) return;
-    // One organism, citation and collection per row (LOTUS), or several (COCONUT's `|`-joined columns).
-    const orgs: number[] = [];
-    for (const o of [...(r.organism ? [r.organism] : []), ...(r.organisms ?? [])]) orgs.push(await this.organism(o));
-    const cits: number[] = [];
-    for (const c of [...(r.citation ? [r.citation] : []), ...(r.citations ?? [])]) {
-      const id = await this.citation(c);
-      if (id !== undefined) cits.push(id);
-    }
-    const cols: number[] = [];
-    for (const c of [...(r.collection ? [r.collection] : []), ...(r.collections ?? [])]) cols.push(await this.collection(c));
-    for (const o of orgs) this.touched.organism_ids.add(o);
-    for (const c of cols) this.touched.collection_ids.add(c);
+    const { organisms, citations, collections } = await links();
+    for (const o of organisms) this.touched.organism_ids.add(o);
+    for (const c of collections) this.touched.collection_ids.add(c);
     if (mol === undefined) return;
     // Its organism_count, annotation level and stereo family are refreshed at the end (mutate/counts.ts).
     this.touched.molecules.add(mol);
-    for (const o of orgs) await this.link(mol, 'organism_ids', o);
-    for (const c of cits) await this.link(mol, 'citation_ids', c);
-    for (const c of cols) await this.link(mol, 'collection_ids', c);
+    for (const o of organisms) await this.link(mol, 'organism_ids', o);
+    for (const c of citations) await this.link(mol, 'citation_ids', c);
+    for (const c of collections) await this.link(mol, 'collection_ids', c);
+  }
+
+  /** The ids of a row's organisms, citations and collections, found or created: one of each (LOTUS), or several (COCONUT's `|`-joined columns). */
+  private async rowLinks(r: ImportRow): Promise<RowLinks> {
+    const organisms: number[] = [];
+    for (const o of [...(r.organism ? [r.organism] : []), ...(r.organisms ?? [])]) organisms.push(await this.organism(o));
+    const citations: number[] = [];
+    for (const c of [...(r.citation ? [r.citation] : []), ...(r.citations ?? [])]) {
+      const id = await this.citation(c);
+      if (id !== undefined) citations.push(id);
+    }
+    const collections: number[] = [];
+    for (const c of [...(r.collection ? [r.collection] : []), ...(r.collections ?? [])]) collections.push(await this.collection(c));
+    return { organisms, citations, collections };
   }
 
   /** Counts and kept fields of what the file touched (`molecule_count`, the molecules' own); after a resume, of everything. */

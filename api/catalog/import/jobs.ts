@@ -29,7 +29,7 @@ import type { Logger } from '../../../shared/log.ts';
 import type { Derive } from '../mutate/derived.ts';
 import { HttpError } from '../schema/types.ts';
 import type { CatalogStore } from '../store/types.ts';
-import type { DeriveMany } from './derive-cache.ts';
+import type { DeriveMany, FingerprintMany } from './derive-cache.ts';
 import { active, alive, HOST, JobFolder, pathKey, progressOf, serverFile, STALE_MS, type ImportRecord, type MoleculeStatus, type ServerFile, type Upload } from './job-folder.ts';
 import { importFile } from './run.ts';
 
@@ -45,6 +45,10 @@ export interface ImportJobsOptions {
   derive: Derive;
   /** Chunks of structures derived per task; absent: one task per structure (derive). */
   deriveMany?: DeriveMany;
+  /** Fingerprints in chunks for rows that carry the rest of their derivation (carried.ts). */
+  fingerprintMany?: FingerprintMany;
+  /** One carried row in this many is derived again to check the file (default 100; 1: every row). */
+  sampleEvery?: number;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Server files `path` imports may read: under this folder only (unset: none, uploads only). */
   allowedDir?: string;
@@ -301,6 +305,8 @@ export class ImportJobs {
       const summary = await importFile(this.opts.store, rec.path, {
         derive: this.opts.derive,
         deriveMany: this.opts.deriveMany,
+        fingerprintMany: this.opts.fingerprintMany,
+        sampleEvery: this.opts.sampleEvery,
         chunk: this.opts.chunk,
         status: rec.molecule_status,
         user: rec.user_id === null ? undefined : { id: rec.user_id },

@@ -13,6 +13,7 @@ import { rankFromName } from './lotus.ts';
 import { CLASS_COLUMNS, COCONUT_ID, LIST_COLUMNS, PROPERTY_COLUMNS, type PropertyValue } from './coconut.ts';
 import type { CitationSeed, CollectionSeed, MoleculeSeed, OrganismSeed, RowMapper } from './types.ts';
 import { normalizeDoi, taxonId, text } from './types.ts';
+import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 
 /** The dump's columns that say a file is one (full CSV or 2D SDF). */
 export const isNatprodDump = (h: string[]) => ['identifier', 'canonical_smiles', 'organisms', 'organism_ncbi_ids', 'citation_dois', 'collections'].every((c) => h.includes(c));
@@ -37,6 +38,31 @@ function property(col: string, v: string | undefined): PropertyValue {
   return NUMBER.test(t) ? Number(t) : t;
 }
 
+/** The molecule columns of a derivation; with every property column, a full dump's row carries a whole one. */
+const DERIVED_COLUMNS = ['standard_inchi', 'standard_inchi_key', 'canonical_smiles', 'sugar_free_smiles', 'has_stereo', 'murko_framework'];
+
+/**
+ * The row's own derivation when the file has every column of one (`molecules-full.csv`) and the
+ * row fills the identity cells: the importer takes it instead of deriving again, checking a sample
+ * (carried.ts). A row without them (a lite file, an SD file, an empty cell) is derived as any other.
+ */
+function carriedDerivation(v: Record<string, string>, smiles: string, properties: Record<string, PropertyValue>): DerivedMolecule | undefined {
+  if (!DERIVED_COLUMNS.every((c) => c in v) || !PROPERTY_COLUMNS.every((c) => c in v || `properties.${c}` in v)) return undefined;
+  const inchi = cell(v.standard_inchi);
+  const key = cell(v.standard_inchi_key);
+  const stereo = cell(v.has_stereo);
+  if (!inchi || !key || (stereo !== 'true' && stereo !== 'false') || smiles.includes('M  END')) return undefined;
+  return {
+    standard_inchi: inchi,
+    standard_inchi_key: key,
+    canonical_smiles: smiles,
+    sugar_free_smiles: cell(v.sugar_free_smiles),
+    has_stereo: stereo === 'true',
+    murcko_framework: cell(v.murko_framework),
+    properties: Object.fromEntries(PROPERTY_COLUMNS.map((c) => [c, properties[c] ?? null])) as unknown as DerivedMolecule['properties'],
+  };
+}
+
 export const natprodDumpRow: RowMapper = (v) => {
   const smiles = cell(v.canonical_smiles) ?? (v.molblock?.includes('M  END') ? v.molblock : null);
   if (!smiles) return { problem: 'no structure' };
@@ -48,6 +74,7 @@ export const natprodDumpRow: RowMapper = (v) => {
     const p = property(c, v[col]);
     if (p !== null) properties[c] = p;
   }
+  const carried = carriedDerivation(v, smiles, properties);
   const molecule: MoleculeSeed = {
     canonical_smiles: smiles,
     name: cell(v.name),
@@ -57,6 +84,7 @@ export const natprodDumpRow: RowMapper = (v) => {
     ...('cas' in v ? { cas: list(v.cas) } : {}),
     ...('synonyms' in v ? { synonyms: list(v.synonyms) } : {}),
     ...(Object.keys(properties).length ? { properties } : {}),
+    ...(carried ? { carried } : {}),
   };
   const ncbi = piped(v.organism_ncbi_ids);
   const organisms: OrganismSeed[] = piped(v.organisms).map((name, i) => ({

@@ -14,7 +14,7 @@ import { tracking } from '../audit/audit.ts';
 import type { AppError } from '../../../shared/errors.ts';
 import type { Derive } from '../mutate/derived.ts';
 import type { CatalogStore } from '../store/types.ts';
-import type { DeriveMany } from './derive-cache.ts';
+import type { DeriveMany, FingerprintMany } from './derive-cache.ts';
 import { Importer, type ImportSummary } from './importer.ts';
 
 export { emptySummary, LISTED, type ImportSummary } from './importer.ts';
@@ -37,6 +37,13 @@ export interface ImportOptions {
    * structures travel `chunk` at a time (default 32), and `lookahead` defaults to four chunks.
    */
   deriveMany?: DeriveMany;
+  /** Fingerprints in chunks (task `catalog_fingerprints`) for rows that carry the rest of their derivation (carried.ts). */
+  fingerprintMany?: FingerprintMany;
+  /**
+   * Rows that carry their derivation: one in `sampleEvery` (and the first) is derived again to
+   * check the file (default 100); 1 derives every row.
+   */
+  sampleEvery?: number;
   chunk?: number;
   onProgress?: (p: ImportProgress) => void;
   /** Status of newly created molecules; imported sources are curated, so APPROVED by default. */
@@ -80,6 +87,9 @@ export interface ImportOptions {
   onRetry?: (err: AppError, waitMs: number) => void;
 }
 
+/** Rows written under one hold of the store's lock (fewer when the rows read ahead are fewer). */
+const WRITE_GROUP = 32;
+
 export async function importFile(store: CatalogStore, path: string, opts: ImportOptions): Promise<ImportSummary> {
   const totalBytes = (await stat(path)).size;
   let bytes = 0;
@@ -106,20 +116,43 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
     await opts.onCheckpoint?.({ row, summary: importer.summary });
   };
   const window: ImportRow[] = [];
-  // Derivations run outside the store lock (they are CPU work on worker threads); each row's
-  // writes then take the lock once, so a server sharing the store waits only for those.
-  const write = async (r: ImportRow) => {
+  // Derivations run outside the store lock (they are CPU work on worker threads); then a group of
+  // rows is written under the lock at once, each row's audit entries with it: the lock's files and
+  // the store's appends are paid once a group, not once a row, and a server sharing the store
+  // waits for one group's writes at most.
+  const groupSize = Math.max(1, Math.min(WRITE_GROUP, lookahead));
+  const write = async (group: ImportRow[]) => {
     opts.signal?.throwIfAborted();
-    if (r.molecule && !r.problem) await importer.cached(r.molecule.canonical_smiles);
-    await store.exclusive(async () => {
+    // A derivation that fails the import (an infrastructure fault past its retries) ends it after
+    // the rows before it are written: they stay, as when rows were written one by one.
+    let fault: { error: unknown } | undefined;
+    let ready = 0;
+    for (; ready < group.length; ready++) {
       try {
-        await importer.row(r);
-      } finally {
-        await audited.flush(opts.user, tag);
+        await importer.ready(group[ready]);
+      } catch (error) {
+        fault = { error };
+        break;
+      }
+    }
+    const part = group.slice(0, ready);
+    if (part.length) await writeReady(part);
+    if (fault) throw fault.error;
+  };
+  const writeReady = async (part: ImportRow[]) => {
+    await store.exclusive(async () => {
+      for (const r of part) {
+        try {
+          await importer.row(r);
+        } finally {
+          await audited.flush(opts.user, tag);
+        }
       }
     });
-    opts.onProgress?.({ row: r.row, bytes, totalBytes });
-    if (++sinceCheckpoint >= every || Date.now() - checkpointAt >= 2000) await checkpoint(r.row);
+    const end = part[part.length - 1].row;
+    opts.onProgress?.({ row: end, bytes, totalBytes });
+    sinceCheckpoint += part.length;
+    if (sinceCheckpoint >= every || Date.now() - checkpointAt >= 2000) await checkpoint(end);
   };
   let last = skip;
   for await (const r of rows) {
@@ -128,9 +161,9 @@ export async function importFile(store: CatalogStore, path: string, opts: Import
     last = r.row;
     importer.prefetch(r);
     window.push(r);
-    if (window.length >= lookahead) await write(window.shift()!);
+    if (window.length >= lookahead + groupSize - 1) await write(window.splice(0, groupSize));
   }
-  for (const r of window) await write(r);
+  while (window.length) await write(window.splice(0, groupSize));
   await importer.raiseIdentifierCounter();
   if (opts.revokeAbsent) await revokeAbsent(audited, listed, importer.summary, { user: opts.user, tag, maxFraction: opts.revokeMaxFraction });
   await importer.refreshCounts(skip > 0);

@@ -3,6 +3,7 @@
  * molecule, organism, citation and collection the record describes. The importer (run.ts)
  * upserts each part and links them.
  */
+import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 
 /** Seed fields of a catalog molecule. The structure is derived again by the worker. */
 export interface MoleculeSeed {
@@ -27,6 +28,12 @@ export interface MoleculeSeed {
    * natprod's derivation and taken when they agree; the class columns, which nothing derives, are taken.
    */
   properties?: Record<string, string | number | boolean | string[] | null>;
+  /**
+   * The file's own derivation of the structure, whole (natprod's full dump carries every derived
+   * column): taken instead of deriving again, checked against a fresh derivation on a sample of
+   * rows (carried.ts). Fingerprints are never in a file; they are computed.
+   */
+  carried?: DerivedMolecule;
 }
 
 export interface OrganismSeed {
