@@ -1,4 +1,5 @@
 /**
+ * (Over 300 lines on purpose: the one schema of every variable, each with the comment that documents it; splitting it would scatter the settings an operator looks up.)
  * Every environment variable the service reads, parsed and validated once at start-up.
  * A bad value stops the process with a message naming the variable.
  */
