@@ -11,9 +11,10 @@
  */
 import { and, type StructureQuery, type StructureSearch, translateSearch, validateSearch, validateStructure } from '../search/index.ts';
 import { molecules } from '../schema/resources.ts';
-import type { CatalogStore, Doc, Filter } from '../store/types.ts';
+import type { CatalogStore, Doc } from '../store/types.ts';
 import { COCONUT_PROVENANCE, coconutHeader, coconutRecord, isCoconutLayout } from './coconut.ts';
 import { loadProvenance } from './provenance.ts';
+import { idPages } from '../store/id-pages.ts';
 import { Errors, HttpError, type SearchInput } from '../schema/types.ts';
 import {
   DEFAULT_FIELDS,
@@ -162,15 +163,9 @@ export async function planExport(req: ExportRequest, ctx: PlanCtx): Promise<Expo
     }
   }
   async function* byKeyset(signal?: AbortSignal): AsyncGenerator<Doc[]> {
-    let last = 0;
-    for (;;) {
+    for await (const docs of idPages(store, 'molecules', filter, size)) {
       if (signal?.aborted) return;
-      const page: Filter = and([filter, { id: { $gt: last } }]);
-      const docs = await store.find('molecules', page, { sort: [{ field: 'id', dir: 1, nulls: 'last' }], limit: size });
-      if (!docs.length) return;
-      last = docs[docs.length - 1].id;
       yield docs;
-      if (docs.length < size) return;
     }
   }
   return {

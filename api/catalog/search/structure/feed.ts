@@ -10,6 +10,7 @@ import type { JobRunner } from '../../../../shared/jobs/types.ts';
 import { FP_VERSION } from '../../../../shared/chem/catalog/fingerprints.ts';
 import type { RowInput, SearchFeed } from '../../../../shared/chem/catalog/ports.ts';
 import type { CatalogStore, CollectionName, Doc } from '../../store/types.ts';
+import { idPages } from '../../store/id-pages.ts';
 
 const rowOf = (d: Doc): RowInput => ({ id: d.id, smiles: d.canonical_smiles as string, fingerprints: d.fingerprints });
 
@@ -65,30 +66,10 @@ export function observeMolecules(store: CatalogStore, feed: () => SearchFeed | u
 
 const PAGE = 2000;
 
-/**
- * The store's molecules as index rows, a page at a time in id order. Each page asks for a window
- * of ids (`$gt` the last one read, `$lte` a bound), not for every id after the last one: with an
- * open range the embedded store's id index hands over every later molecule for each page, which
- * made paging 100,000 molecules quadratic (4.4 of a build's 7.8 s, 2026-11-29). The window widens
- * where ids are sparse.
- */
+/** The store's molecules as index rows, a page at a time in id order (id windows: store/id-pages.ts). */
 export function storePages(store: CatalogStore): () => AsyncIterable<RowInput[]> {
   return async function* () {
-    const top = await store.find('molecules', {}, { sort: [{ field: 'id', dir: -1, nulls: 'last' }], limit: 1, fields: ['id'] });
-    const last = top[0]?.id ?? 0;
-    let after = 0;
-    let span = PAGE;
-    while (after < last) {
-      const docs = await store.find('molecules', { id: { $gt: after, $lte: after + span } }, {
-        sort: [{ field: 'id', dir: 1, nulls: 'last' }],
-        limit: PAGE,
-        fields: ['canonical_smiles', 'fingerprints'],
-      });
-      after = docs.length === PAGE ? docs[docs.length - 1].id : after + span;
-      if (docs.length < PAGE / 2) span *= 2;
-      else if (docs.length === PAGE) span = Math.max(PAGE, span / 2);
-      if (docs.length) yield docs.map(rowOf);
-    }
+    for await (const docs of idPages(store, 'molecules', {}, PAGE, ['canonical_smiles', 'fingerprints'])) yield docs.map(rowOf);
   };
 }
 
@@ -109,12 +90,9 @@ export async function backfillFingerprints(raw: CatalogStore, runner: JobRunner,
   const stale = { $or: [{ fingerprints: null }, { fingerprints: { $exists: false } }, { 'fingerprints.v': { $ne: FP_VERSION } }] };
   status.state = 'running';
   status.missing = await raw.count('molecules', stale);
-  let after = 0;
   try {
-    while (!signal?.aborted) {
-      const docs = await raw.find('molecules', { $and: [{ id: { $gt: after } }, stale] }, { sort: [{ field: 'id', dir: 1, nulls: 'last' }], limit: 200, fields: ['canonical_smiles'] });
-      if (!docs.length) break;
-      after = docs[docs.length - 1].id;
+    for await (const docs of idPages(raw, 'molecules', stale, 200, ['canonical_smiles'])) {
+      if (signal?.aborted) break;
       const rows = docs.filter((d) => typeof d.canonical_smiles === 'string').map((d) => ({ id: d.id, smiles: d.canonical_smiles as string }));
       const r = await runner.runTask('catalog_backfill', 'catalog_fingerprints', { rows });
       for (const it of r.items) await raw.update('molecules', it.id, { fingerprints: it.fingerprints });
