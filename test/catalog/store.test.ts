@@ -1,6 +1,6 @@
 /** Store port contract: embedded and MongoStore over the mingo stand-in always, mongo when MONGO_URL is set; plus embedded multi-writer safety. */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -80,6 +80,28 @@ t.test('embedded: closing compacts without dropping what another process wrote s
   const after = await openStore({ dataDir: dir });
   t.same((await after.find('tokens', {})).map((d) => d.token_hash).sort(), ['a', 'b']);
   await after.close();
+});
+
+t.test('embedded: closing rewrites a file only when its old lines are worth dropping', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-store-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = (c: string) => join(dir, `${c}.db`);
+  // Document lines (a compacted file also lists its indexes, `$$indexCreated`).
+  const lines = async (c: string) => (await readFile(file(c), 'utf8')).split('\n').filter((l) => l && !l.includes('$$indexCreated')).length;
+  const a = await openStore({ dataDir: dir });
+  const mols = await a.insertMany('molecules', Array.from({ length: 50 }, (_, i) => ({ name: `m${i}` })));
+  // (each process that opens a collection appends a line per index it declares: a few lines, next to 500)
+  await a.insertMany('organisms', Array.from({ length: 500 }, (_, i) => ({ name: `o${i}` })));
+  for (const m of mols) await a.update('molecules', m.id, { name: `${m.name} again` }); // every molecule's line replaced once
+  const organisms = (await stat(file('organisms'))).ino;
+  await a.close();
+  t.equal(await lines('molecules'), 50, 'molecules: 100 lines of which 50 obsolete, compacted to its 50 documents');
+  t.equal(await lines('organisms'), 500, 'organisms: inserted only');
+  t.equal((await stat(file('organisms'))).ino, organisms, 'and not rewritten (compaction writes a new file)');
+  const b = await openStore({ dataDir: dir });
+  t.same((await b.find('molecules', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }], limit: 2 })).map((d) => d.name), ['m0 again', 'm1 again']);
+  t.equal(await b.count('organisms', {}), 500);
+  await b.close();
 });
 
 t.test('embedded: a dotted distinct reads embedded documents', async (t) => {

@@ -165,15 +165,40 @@ export class CollectionFiles {
   }
 
   /**
-   * Compacts the files this process wrote. Compaction rewrites a file from memory, so it first
-   * reloads what other processes appended since our last call: otherwise a token minted by the
-   * CLI after the service's last request would be lost when the service shuts down.
+   * Compacts the files this process wrote whose obsolete lines (replaced or removed documents)
+   * are worth it. Compaction rewrites a file from memory, so it first reloads what other
+   * processes appended since our last call: otherwise a token minted by the CLI after the
+   * service's last request would be lost when the service shuts down.
    */
   async close(): Promise<void> {
     await this.op(async () => {
-      for (const name of this.dirty) await this.dbs.get(name)?.compactDatafileAsync();
+      for (const name of this.dirty) if (this.worthCompacting(name)) await this.dbs.get(name)?.compactDatafileAsync();
     });
     this.dbs.clear();
+  }
+
+  /**
+   * Whether a file is over 1.2 times what its live documents take, estimated from a sample of
+   * them: an import that only inserted (700,000 molecules and as many audit entries, 2.9 GB) has
+   * nothing to drop, and rewriting it cost minutes at the end of the import; a file that collected
+   * updated and removed documents' old lines, from any process, is compacted.
+   */
+  private worthCompacting(name: Name): boolean {
+    const db = this.dbs.get(name);
+    if (!db) return false;
+    let size: number;
+    try {
+      size = statSync(this.file(name)).size;
+    } catch {
+      return false;
+    }
+    const docs = db.getAllData() as unknown[];
+    if (!docs.length) return size > 0;
+    const step = Math.max(1, Math.floor(docs.length / 200));
+    let bytes = 0;
+    let n = 0;
+    for (let i = 0; i < docs.length; i += step, n++) bytes += Buffer.byteLength(nedbModel.serialize(docs[i])) + 1;
+    return size > 1.2 * (bytes / n) * docs.length;
   }
 
   /** Loads a file without nedb's rewrite of it (see the header). */
