@@ -137,7 +137,6 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       ...(pool ? { snapshot: join(config.DATA_DIR, 'search-index', 'rows.bin') } : {}),
     });
     resources.add('structure search', structure, (s) => s.close());
-    const derive = (input: DeriveInput) => runner.runTask('derive_molecule', 'derive_molecule', input);
     const derivations = derivationsOn(runner);
     const imports = new ImportJobs({
       dir: join(config.DATA_DIR, 'imports'),
@@ -161,7 +160,7 @@ export async function createServices(config: Config, opts: { store?: CatalogStor
       redis,
       structure: structure.search,
       searchIndex: structure,
-      derive,
+      derive: derivations.derive,
       imports,
       health: () => ({
         ...(services.seed ? { demo_import: services.seed.status() } : {}),

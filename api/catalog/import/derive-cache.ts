@@ -14,7 +14,7 @@
  * outlives a Redis restart or a worker's replacement. Bad input (a 4xx) is never retried.
  */
 import { AppError } from '../../../shared/errors.ts';
-import type { DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
+import type { DeriveInput, DerivedMolecule } from '../../../shared/chem/catalog/ports.ts';
 import type { StoredFingerprints } from '../../../shared/chem/catalog/fingerprints.ts';
 import type { JobRunner } from '../../../shared/jobs/types.ts';
 import type { Derive } from '../mutate/derived.ts';
@@ -29,7 +29,7 @@ export type DeriveMany = (structures: string[]) => Promise<(DerivedMolecule | { 
 export type FingerprintMany = (smiles: string[]) => Promise<(StoredFingerprints | null)[]>;
 
 /** The derivations an import asks of the chemistry threads, as jobs of `runner` (the api's and the command line's). */
-export function derivationsOn(runner: JobRunner): { derive: Derive; deriveMany: DeriveMany; fingerprintMany: FingerprintMany } {
+export function derivationsOn(runner: JobRunner): { derive: (input: DeriveInput) => Promise<DerivedMolecule>; deriveMany: DeriveMany; fingerprintMany: FingerprintMany } {
   return {
     derive: (input) => runner.runTask('derive_molecule', 'derive_molecule', input),
     deriveMany: (structures) => runner.runTask('derive_molecules', 'derive_molecules', { structures }),

@@ -9,7 +9,7 @@ import { derivedFields } from '../mutate/derived.ts';
 import { recordDefaults, type NewDoc } from '../schema/resources.ts';
 import { nextIdentifier } from '../store/open.ts';
 import { familyIdentifier } from '../mutate/identifiers.ts';
-import { annotationLevel } from '../mutate/annotation.ts';
+import { ownKeptFields } from '../mutate/molecule-fields.ts';
 import type { CatalogStore, CollectionName, Doc, LinkField } from '../store/types.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { DeriveCache, type Derived } from './derive-cache.ts';
@@ -217,10 +217,9 @@ export class Importer {
     const lists = { organism_ids: [...new Set(links.organisms)], citation_ids: [...new Set(links.citations)], collection_ids: [...new Set(links.collections)] };
     const props = { ...properties, id: await this.store.nextCounter('id:properties') };
     const whole: Record<string, unknown> = { ...recordDefaults('molecules'), status, active: status === 'APPROVED', ...fields, properties: props, ...lists };
-    // The kept fields as the refresh at the end computes them (mutate/molecule-fields.ts), so that
-    // it rewrites only the molecules a later row changed, not every new one.
-    whole.organism_count = lists.organism_ids.length;
-    whole.annotation_level = annotationLevel(whole);
+    // The kept fields as the refresh at the end computes them, so that it rewrites only the
+    // molecules a later row changed, not every new one.
+    Object.assign(whole, ownKeptFields(whole));
     const doc = await this.store.insert('molecules', whole as NewDoc<'molecules'>);
     this.summary.created.molecules++;
     for (const [field, ids] of Object.entries(lists)) {

@@ -17,13 +17,18 @@ const changed = (d: Doc, set: Record<string, unknown>) => Object.fromEntries(Obj
  * Recomputes the kept fields of the molecules `ids` (those that still exist) and the family
  * fields of every molecule of the InChIKey first blocks `blocks` and of those molecules' blocks.
  */
+/** A molecule's kept fields that follow from its own document: its organism count and annotation level. */
+export function ownKeptFields(d: Record<string, unknown>): { organism_count: number; annotation_level: number } {
+  return { organism_count: Array.isArray(d.organism_ids) ? d.organism_ids.length : 0, annotation_level: annotationLevel(d) };
+}
+
 export async function refreshMoleculeFields(store: CatalogStore, ids: Iterable<number>, blocks: Iterable<string> = []): Promise<void> {
   const all = [...new Set(ids)];
   const blocksLeft = new Set(blocks);
   for (let i = 0; i < all.length; i += CHUNK) {
     const docs = await store.find('molecules', { id: { $in: all.slice(i, i + CHUNK) } }, { fields: [...ANNOTATION_INPUTS, 'organism_count', 'annotation_level', 'standard_inchi_key'] });
     for (const d of docs) {
-      const set = changed(d, { organism_count: Array.isArray(d.organism_ids) ? d.organism_ids.length : 0, annotation_level: annotationLevel(d) });
+      const set = changed(d, ownKeptFields(d));
       if (Object.keys(set).length) await store.update('molecules', d.id, set);
       const block = keyBlock(d.standard_inchi_key);
       if (block) blocksLeft.add(block);
