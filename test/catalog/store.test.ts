@@ -175,3 +175,43 @@ t.test('embedded: reads skip the lock while nobody writes; writes wait for it an
   }
   t.equal(seen.filter((n) => n % 2).length, 0, `${seen.length} reads, none saw one document of a pair`);
 });
+
+t.test('embedded: a datafile reads as nedb reads it (replaced, deleted, dated, corrupt lines, index declarations)', async (t) => {
+  const { createRequire } = await import('node:module');
+  const { createReadStream } = await import('node:fs');
+  const { readDatafile } = await import('../../api/catalog/store/embedded-read.ts');
+  const Datastore = createRequire(import.meta.url)('@seald-io/nedb');
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-read-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'x.db');
+  const lines = [
+    '{"$$indexCreated":{"fieldName":"id","unique":true,"sparse":false}}',
+    '{"$$indexCreated":{"fieldName":"name","unique":false,"sparse":false}}',
+    '{"_id":"a","id":1,"name":"first","tags":["x","y"],"n":{"k":1.5}}',
+    '{"_id":"b","id":2,"name":"second","at":{"$$date":1700000000000}}',
+    '{"_id":"a","id":1,"name":"first, replaced"}',
+    '{"_id":"c","id":3}',
+    '{"_id":"c","$$deleted":true}',
+    '{"$$indexRemoved":"name"}',
+    '{"_id":"d","id":4,"name":"unicode \\u00b2 é"}',
+    'this line is not JSON',
+    '7',
+    '{"_id":"e","id":5,"broken":',
+    '{"_id":"f","id":6}',
+  ];
+  await writeFile(file, `${lines.join('\n')}\n`);
+  const nedb = new Datastore({ filename: file, corruptAlertThreshold: 0.5 });
+  const theirs = await nedb.persistence.treatRawStreamAsync(createReadStream(file, { encoding: 'utf8' }));
+  const ours = await readDatafile(createReadStream(file), 0.5);
+  t.same(ours, theirs, 'the same documents, in the same order, and the same index declarations');
+  t.same(ours.data.map((d) => d._id), ['a', 'b', 'd', 'f']);
+  t.ok(ours.data[1]!.at instanceof Date, 'a $$date is a Date');
+  await t.rejects(readDatafile(createReadStream(file), 0.1), /corrupt, more than given corruptAlertThreshold/, 'too many corrupt lines refuse the file, as nedb does');
+  const strict = new Datastore({ filename: file, corruptAlertThreshold: 0.1 });
+  await t.rejects(strict.persistence.treatRawStreamAsync(createReadStream(file, { encoding: 'utf8' })), /corrupt, more than given corruptAlertThreshold/, '(nedb: 2 corrupt lines of 13)');
+  // A file whose lines straddle the stream's chunks.
+  const many = Array.from({ length: 5000 }, (_, i) => JSON.stringify({ _id: `k${i}`, id: i, s: 'é'.repeat(i % 37) }));
+  await writeFile(file, many.join('\n'));
+  const big = await readDatafile(createReadStream(file, { highWaterMark: 1000 }), 0);
+  t.same(big.data, many.map((l) => JSON.parse(l)), '5,000 lines read in 1,000-byte chunks (multi-byte characters split between them)');
+});

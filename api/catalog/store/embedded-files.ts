@@ -20,8 +20,10 @@ import { appendFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import NedbModule from '@seald-io/nedb';
 import { FileLock } from './lock.ts';
+import { readDatafile } from './embedded-read.ts';
 import { COLLECTIONS, type CollectionName } from './types.ts';
 import { storeIndexes } from '../schema/resources.ts';
 
@@ -201,9 +203,10 @@ export class CollectionFiles {
     return size > 1.2 * (bytes / n) * docs.length;
   }
 
-  /** Loads a file without nedb's rewrite of it (see the header). */
+  /** Loads a file without nedb's rewrite of it (see the header), read by embedded-read.ts. */
   private async load(db: DS): Promise<void> {
     const p = db.persistence;
+    p.treatRawStreamAsync = (stream: Readable) => readDatafile(stream, p.corruptAlertThreshold as number);
     const orig = p.persistCachedDatabaseAsync;
     p.persistCachedDatabaseAsync = async () => undefined;
     try {
