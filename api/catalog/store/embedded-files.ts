@@ -16,14 +16,14 @@
  * from the old documents; listeners of `onExternalChange` are told after the op.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { appendFileSync, statSync } from 'node:fs';
+import { appendFileSync, createReadStream, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
 import NedbModule from '@seald-io/nedb';
 import { FileLock } from './lock.ts';
 import { readDatafile } from './embedded-read.ts';
+import { CompactIndex } from './embedded-index.ts';
 import { COLLECTIONS, type CollectionName } from './types.ts';
 import { storeIndexes } from '../schema/resources.ts';
 
@@ -37,6 +37,7 @@ const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ??
 // nedb's typings lose the schema type.
 export type DS = any;
 /** nedb's own document functions (its matcher is the one its find uses: live documents are filtered without copies). */
+const nedbStorage = createRequire(import.meta.url)('@seald-io/nedb/lib/storage.js') as { ensureDatafileIntegrityAsync: (file: string, mode: number) => Promise<void> };
 export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
   match: (d: unknown, q: unknown) => boolean;
   serialize: (d: unknown) => string;
@@ -145,6 +146,7 @@ export class CollectionFiles {
     if (db) return db;
     if (!this.inside.getStore()) throw new NotOpenYet(name);
     db = new Datastore<Record<string, unknown>>({ filename: this.file(name) });
+    db.indexes._id = new CompactIndex({ fieldName: '_id', unique: true });
     db.persistence.persistNewStateAsync = async (docs: unknown[]) => {
       let lines = '';
       for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
@@ -153,7 +155,13 @@ export class CollectionFiles {
     await this.load(db);
     const want = [name === 'counters' ? 'name' : 'id', ...(name === 'counters' ? [] : INDEXES[name])];
     for (const f of want) {
-      if (!db.indexes[f]) await db.ensureIndexAsync({ fieldName: f, unique: f === 'id' || name === 'counters' });
+      if (db.indexes[f]) continue;
+      // nedb's ensureIndexAsync, with our index.
+      const options = { fieldName: f, unique: f === 'id' || name === 'counters' };
+      const index = new CompactIndex(options);
+      index.insert(db.getAllData());
+      db.indexes[f] = index;
+      await db.persistence.persistNewStateAsync([{ $$indexCreated: options }]);
     }
     this.dbs.set(name, db);
     this.sigs.set(name, this.sig(this.file(name)));
@@ -203,17 +211,28 @@ export class CollectionFiles {
     return size > 1.2 * (bytes / n) * docs.length;
   }
 
-  /** Loads a file without nedb's rewrite of it (see the header), read by embedded-read.ts. */
+  /**
+   * nedb's load (persistence.loadDatabaseAsync, run by its executor) with the datafile read by
+   * embedded-read.ts, the indexes of embedded-index.ts, and without its rewrite of the file (see
+   * the header).
+   */
   private async load(db: DS): Promise<void> {
     const p = db.persistence;
-    p.treatRawStreamAsync = (stream: Readable) => readDatafile(stream, p.corruptAlertThreshold as number);
-    const orig = p.persistCachedDatabaseAsync;
-    p.persistCachedDatabaseAsync = async () => undefined;
-    try {
-      await db.loadDatabaseAsync();
-    } finally {
-      p.persistCachedDatabaseAsync = orig;
-    }
+    p.loadDatabaseAsync = async () => {
+      db._resetIndexes();
+      await p.constructor.ensureParentDirectoryExistsAsync(p.filename, p.modes.dirMode);
+      await nedbStorage.ensureDatafileIntegrityAsync(p.filename, p.modes.fileMode);
+      const { data, indexes } = await readDatafile(createReadStream(p.filename), p.corruptAlertThreshold as number);
+      for (const [field, options] of Object.entries(indexes)) db.indexes[field] = new CompactIndex(options as { fieldName: string });
+      try {
+        db._resetIndexes(data);
+      } catch (e) {
+        db._resetIndexes();
+        throw e;
+      }
+      db.executor.processBuffer();
+    };
+    await db.loadDatabaseAsync();
   }
 
   private file(name: Name): string {
