@@ -215,3 +215,38 @@ t.test('embedded: a datafile reads as nedb reads it (replaced, deleted, dated, c
   const big = await readDatafile(createReadStream(file, { highWaterMark: 1000 }), 0);
   t.same(big.data, many.map((l) => JSON.parse(l)), '5,000 lines read in 1,000-byte chunks (multi-byte characters split between them)');
 });
+
+t.test('embedded: values that repeat (schema `repeats`) are kept once, and read, written and updated unchanged', async (t) => {
+  const { SharedValues } = await import('../../api/catalog/store/embedded-shared.ts');
+  const { storeIndexes } = await import('../../api/catalog/schema/resources.ts');
+  const paths = storeIndexes('molecules').repeated;
+  t.ok(paths.includes('status') && paths.includes('properties.chemical_class') && paths.includes('properties.np_classifier_class'), `molecules: ${paths.join(', ')}`);
+  const shared = new SharedValues(['status', 'properties.chemical_class', 'properties.np_classifier_class']);
+  const doc = () => ({ status: 'APPROVED', name: 'x', properties: { chemical_class: 'Flavones', np_classifier_class: ['Flavones', 'Chalcones'], alogp: 1 } });
+  const a = doc();
+  const b = doc();
+  shared.share(a);
+  shared.share(b);
+  shared.share({ status: null, properties: null });
+  t.same([a, b], [doc(), doc()], 'the documents hold the same values');
+  t.equal(shared.size, 3, 'one copy of each distinct value: APPROVED, Flavones, Chalcones');
+  const set: Record<string, unknown> = { 'properties.chemical_class': 'Coumarins', status: 'REVOKED', properties: { np_classifier_class: ['Coumarins'] } };
+  shared.shareSet(set);
+  t.same(set, { 'properties.chemical_class': 'Coumarins', status: 'REVOKED', properties: { np_classifier_class: ['Coumarins'] } }, 'a $set keeps its paths and values');
+  t.equal(shared.size, 5);
+
+  // Through the store: written, updated, and read back from the file by another store.
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-shared-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const s1 = await openStore({ dataDir: dir });
+  await s1.insertMany('molecules', [doc(), doc()]);
+  await s1.update('molecules', 2, { status: 'REVOKED', 'properties.chemical_class': 'Coumarins' } as never);
+  await s1.setProperties(1, { chemical_class: 'Chalcones' });
+  const want = await s1.find('molecules', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
+  t.match(want, [{ status: 'APPROVED', properties: { chemical_class: 'Chalcones', np_classifier_class: ['Flavones', 'Chalcones'] } }, { status: 'REVOKED', properties: { chemical_class: 'Coumarins' } }]);
+  const s2 = await openStore({ dataDir: dir });
+  t.same(await s2.find('molecules', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }] }), want, 'read back from the file as written');
+  t.same((await s2.find('molecules', { 'properties.np_classifier_class': 'Chalcones' })).map((d) => d.id), [1, 2], 'and found by a shared value');
+  await s1.close();
+  await s2.close();
+});

@@ -55,6 +55,11 @@ export interface FieldSpec {
   outer?: string;
   /** The values mutate accepts (a string field holding one of a few words). */
   oneOf?: readonly string[];
+  /**
+   * Its values repeat across documents (a status, a class label): the embedded store keeps one
+   * copy of each value in memory, shared by the documents that hold it (embedded-shared.ts).
+   */
+  repeats?: boolean;
 }
 
 export interface RelationDef {

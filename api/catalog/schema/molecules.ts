@@ -27,7 +27,7 @@ export const moleculesSchema = defineSchema({
     annotation_level: { type: 'int', default: 0, readOnly: true, index: { embedded: 'column' }, doc: 'Annotation stars, 0..5, COCONUT\'s score of name, synonyms, CAS, organisms, citations and collections (kept after every write).' },
     variants_count: { type: 'int', default: 0, readOnly: true, doc: 'A flat parent\'s number of stereo variants in the catalog (kept after every write).' },
     organism_count: { type: 'int', default: 0, readOnly: true, index: { embedded: 'column' }, doc: 'Number of linked organisms (kept after every write).' },
-    status: { type: 'status', default: 'DRAFT', index: { embedded: 'column' }, export: 8, doc: 'DRAFT, INREVIEW, APPROVED or REVOKED (actions move it).' },
+    status: { type: 'status', default: 'DRAFT', index: { embedded: 'column' }, repeats: true, export: 8, doc: 'DRAFT, INREVIEW, APPROVED or REVOKED (actions move it).' },
     active: { type: 'bool', default: false, index: { embedded: 'column' }, doc: 'Published.' },
     has_variants: { type: 'bool', default: false, readOnly: true, doc: 'Belongs to a stereo family: a parent with variants, or a variant whose parent is in the catalog.' },
     has_stereo: { type: 'bool', default: false, derived: true, doc: 'The structure defines stereo.' },

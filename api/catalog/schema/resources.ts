@@ -109,6 +109,8 @@ export interface StoreIndexes {
   /** Embedded lookup columns: exact paths, and prefixes (`properties.`) under which every path is one. */
   columns: string[];
   columnPrefixes: string[];
+  /** Paths whose values repeat across documents (`repeats`): one copy of each in the embedded store's memory. */
+  repeated: string[];
 }
 
 /** Indexed paths of a schema's fields (under `prefix` for an embedded record). */
@@ -122,12 +124,13 @@ function fieldIndexes(s: ResourceSchema, prefix: string, out: StoreIndexes) {
     if (spec.mongo === 'index') out.mongo.push(path);
     if (spec.mongo === 'unique') out.mongoUnique.push(path);
   }
+  for (const [k, f] of Object.entries(s.fields)) if (f.repeats) out.repeated.push(prefix + storedName(k, f));
 }
 
 /** What each store builds for a collection: the fields' indexes, link lists, embedded records' fields. */
 export function storeIndexes(coll: CollectionName, schemas: Record<string, ResourceSchema> = SCHEMAS): StoreIndexes {
   const internal = INTERNAL_INDEXES[coll] ?? [];
-  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [] };
+  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [] };
   const s = Object.values(schemas).find((x) => x.collection === coll);
   if (!s) return out;
   fieldIndexes(s, '', out);

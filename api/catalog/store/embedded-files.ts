@@ -24,6 +24,7 @@ import NedbModule from '@seald-io/nedb';
 import { FileLock } from './lock.ts';
 import { readDatafile } from './embedded-read.ts';
 import { CompactIndex } from './embedded-index.ts';
+import { SharedValues } from './embedded-shared.ts';
 import { COLLECTIONS, type CollectionName } from './types.ts';
 import { storeIndexes } from '../schema/resources.ts';
 
@@ -44,6 +45,11 @@ export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/mode
   getDotValue: (d: unknown, path: string) => unknown;
   deepCopy: <T>(v: T) => T;
 };
+
+/** Per collection, one copy of each value of its fields whose values repeat (`repeats`), shared by its documents. */
+export const SHARED = Object.fromEntries(
+  COLLECTIONS.map((c) => [c, new SharedValues(storeIndexes(c).repeated)] as const).filter(([, v]) => !v.empty),
+) as Partial<Record<Name, SharedValues>>;
 
 /** nedb indexes per collection, from the resource declarations (api/catalog/schema/: `index`). */
 const INDEXES = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).embedded])) as Record<CollectionName, string[]>;
@@ -152,7 +158,7 @@ export class CollectionFiles {
       for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
       if (lines) this.pending.set(name, (this.pending.get(name) ?? '') + lines);
     };
-    await this.load(db);
+    await this.load(db, name);
     const want = [name === 'counters' ? 'name' : 'id', ...(name === 'counters' ? [] : INDEXES[name])];
     for (const f of want) {
       if (db.indexes[f]) continue;
@@ -216,13 +222,14 @@ export class CollectionFiles {
    * embedded-read.ts, the indexes of embedded-index.ts, and without its rewrite of the file (see
    * the header).
    */
-  private async load(db: DS): Promise<void> {
+  private async load(db: DS, name: Name): Promise<void> {
     const p = db.persistence;
+    const shared = SHARED[name];
     p.loadDatabaseAsync = async () => {
       db._resetIndexes();
       await p.constructor.ensureParentDirectoryExistsAsync(p.filename, p.modes.dirMode);
       await nedbStorage.ensureDatafileIntegrityAsync(p.filename, p.modes.fileMode);
-      const { data, indexes } = await readDatafile(createReadStream(p.filename), p.corruptAlertThreshold as number);
+      const { data, indexes } = await readDatafile(createReadStream(p.filename), p.corruptAlertThreshold as number, shared && ((d) => shared.share(d)));
       for (const [field, options] of Object.entries(indexes)) db.indexes[field] = new CompactIndex(options as { fieldName: string });
       try {
         db._resetIndexes(data);
@@ -273,7 +280,7 @@ export class CollectionFiles {
     for (const [name, db] of this.dbs) {
       const now = this.sig(this.file(name));
       if (now === this.sigs.get(name)) continue;
-      await this.load(db);
+      await this.load(db, name);
       this.sigs.set(name, now);
       this.reloaded(name);
       // Told after this operation (listeners may use the store, whose lock we hold now).

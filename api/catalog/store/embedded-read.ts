@@ -19,7 +19,8 @@ export interface Datafile {
   indexes: Record<string, Raw>;
 }
 
-export function readDatafile(stream: Readable, corruptAlertThreshold: number): Promise<Datafile> {
+/** `prepare` sees each document as it is read (embedded-shared.ts). */
+export function readDatafile(stream: Readable, corruptAlertThreshold: number, prepare?: (doc: Raw) => void): Promise<Datafile> {
   return new Promise((resolve, reject) => {
     const byId = new Map<string, Raw>();
     const indexes: Record<string, Raw> = {};
@@ -41,7 +42,10 @@ export function readDatafile(stream: Readable, corruptAlertThreshold: number): P
       else if (typeof doc !== 'object') return;
       else if (doc._id) {
         if (doc.$$deleted === true) byId.delete(doc._id as string);
-        else byId.set(doc._id as string, doc);
+        else {
+          prepare?.(doc);
+          byId.set(doc._id as string, doc);
+        }
       } else if (doc.$$indexCreated && doc.$$indexCreated.fieldName != null) indexes[doc.$$indexCreated.fieldName as string] = doc.$$indexCreated as Raw;
       else if (typeof doc.$$indexRemoved === 'string') delete indexes[doc.$$indexRemoved];
     };

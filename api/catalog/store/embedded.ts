@@ -10,7 +10,7 @@
  * molecules (embedded-linked.ts). What is built from the documents is
  * dropped at the next write or reload of their collection (`forget`).
  */
-import { CollectionFiles, nedbModel, type DS, type Name } from './embedded-files.ts';
+import { CollectionFiles, nedbModel, SHARED, type DS, type Name } from './embedded-files.ts';
 import { FieldColumns } from './embedded-columns.ts';
 import { matcher, type Predicate } from './embedded-match.ts';
 import { planFilter, type NedbIndex, type Plan } from './embedded-plan.ts';
@@ -302,6 +302,8 @@ export class EmbeddedStore implements CatalogStore {
       if (!docs.length) return [];
       const last = await this.bump(`id:${coll}`, docs.length);
       const withIds = docs.map((d, i) => ({ ...d, id: last - docs.length + 1 + i }));
+      const shared = SHARED[coll];
+      if (shared) for (const d of withIds) shared.share(d);
       await (await this.w(coll)).insertAsync(withIds);
       return withIds as Doc[];
     });
@@ -324,6 +326,7 @@ export class EmbeddedStore implements CatalogStore {
       const s = { ...set };
       delete s.id;
       if (Object.keys(s).length) mod.$set = s;
+      SHARED[coll]?.shareSet(s);
       if (unset.length) mod.$unset = Object.fromEntries(unset.map((f) => [f, true]));
       if (!Object.keys(mod).length) return this.findOne(coll, { id });
       const res = (await (await this.w(coll)).updateAsync({ id }, mod, { returnUpdatedDocs: true })) as {
@@ -337,6 +340,7 @@ export class EmbeddedStore implements CatalogStore {
     return this.op(async () => {
       const { _id, ...rest } = doc as Record<string, unknown>;
       void _id;
+      SHARED[coll]?.share(rest);
       const n = await (await this.w(coll)).updateAsync({ id: doc.id }, rest);
       if (!n.numAffected) await (await this.w(coll)).insertAsync(rest);
     });
@@ -371,7 +375,9 @@ export class EmbeddedStore implements CatalogStore {
       if (!m) return;
       const cur = m.properties as Record<string, unknown> | null | undefined;
       const id = (cur?.id as number | undefined) ?? (await this.bump('id:properties', 1));
-      await (await this.w('molecules')).updateAsync({ id: moleculeId }, { $set: { properties: { ...(cur ?? {}), ...props, id } } });
+      const properties = { ...(cur ?? {}), ...props, id };
+      SHARED.molecules?.share({ properties });
+      await (await this.w('molecules')).updateAsync({ id: moleculeId }, { $set: { properties } });
     });
   }
 

@@ -1,0 +1,64 @@
+/**
+ * One copy of each value of the fields whose values repeat across documents (the schema's
+ * `repeats`: a molecule's status, its ClassyFire and NPClassifier labels), shared by every
+ * document the embedded store holds in memory. JSON.parse and nedb's copies give each document
+ * its own copy of "APPROVED" or "Aspidospermatan-type alkaloids"; at 700,000 molecules those
+ * copies were a few hundred bytes a molecule. Strings are immutable, so sharing them changes no
+ * value; nedb's copies of a document (deepCopy, modify) keep the shared string.
+ *
+ * Applied to the documents read from a file and to what is written (inserts, `$set` values), so
+ * the table holds the distinct values of those fields only (a few thousand labels).
+ */
+type Rec = Record<string, unknown>;
+
+export class SharedValues {
+  private readonly table = new Map<string, string>();
+  private readonly paths: string[][];
+
+  constructor(paths: string[]) {
+    this.paths = paths.map((p) => p.split('.'));
+  }
+
+  /** Distinct values kept. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  get empty(): boolean {
+    return this.paths.length === 0;
+  }
+
+  private one(v: unknown): unknown {
+    if (typeof v !== 'string') return v;
+    const kept = this.table.get(v);
+    if (kept !== undefined) return kept;
+    this.table.set(v, v);
+    return v;
+  }
+
+  /** Replaces, in place, the values at the paths by their shared copies (a list's strings one by one). */
+  share(doc: Rec): void {
+    for (const path of this.paths) {
+      let cur: unknown = doc;
+      for (let i = 0; i < path.length - 1 && cur; i++) cur = (cur as Rec)[path[i]!];
+      if (!cur || typeof cur !== 'object') continue;
+      const last = path[path.length - 1]!;
+      const v = (cur as Rec)[last];
+      if (typeof v === 'string') (cur as Rec)[last] = this.one(v);
+      else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) v[i] = this.one(v[i]);
+    }
+  }
+
+  /** The same for a `$set`: each key is a path (`properties.chemical_class`) or a whole record (`properties`). */
+  shareSet(set: Rec): void {
+    for (const [k, v] of Object.entries(set)) {
+      const path = k.split('.');
+      const wrapped: Rec = {};
+      let cur = wrapped;
+      for (const p of path.slice(0, -1)) cur = cur[p] = {};
+      cur[path[path.length - 1]!] = v;
+      this.share(wrapped);
+      set[k] = cur[path[path.length - 1]!];
+    }
+  }
+}
