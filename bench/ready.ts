@@ -5,11 +5,12 @@
  * catalog changed builds every row it cannot take from the index's saved rows
  * (DATA_DIR/search-index/rows.bin, docs/search.md); the next ones read them back.
  *
- *   node --import tsx bench/ready.ts [DATA_DIR] [--starts N] [--threads N] [--fresh]
+ *   node --import tsx bench/ready.ts [DATA_DIR] [--starts N] [--threads N] [--fresh] [--settle S]
  *
  * DATA_DIR defaults to bench/data/search-store (bench/data/search-catalog.ts builds it); --fresh
  * removes the saved rows first, so that the first start builds everything; --starts (default 2).
- * Prints per start: seconds until ready, the index build's share, rows reused and built, api RSS.
+ * Prints per start: seconds until ready, the index build's share, rows reused and built, api RSS
+ * at ready and --settle seconds later (default 20).
  */
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -18,7 +19,7 @@ import { NatprodApi } from './cartridge/natprod.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { starts: { type: 'string', default: '2' }, threads: { type: 'string', default: '2' }, fresh: { type: 'boolean', default: false } },
+  options: { starts: { type: 'string', default: '2' }, threads: { type: 'string', default: '2' }, fresh: { type: 'boolean', default: false }, settle: { type: 'string', default: '20' } },
 });
 const dataDir = resolve(positionals[0] ?? 'bench/data/search-store');
 if (values.fresh) await rm(join(dataDir, 'search-index'), { recursive: true, force: true });
@@ -35,7 +36,11 @@ for (let i = 1; i <= Number(values.starts); i++) {
     await new Promise((r) => setTimeout(r, 100));
     saved = (await api.index()).snapshot as { saved_bytes?: number } | undefined;
   }
+  // RSS right at ready holds the start's garbage (the rows' keys, the saved rows' views) until the
+  // collector returns it; read again once the api has been idle a while.
+  await new Promise((r) => setTimeout(r, Number(values.settle) * 1000));
+  const settled = api.rss();
   await api.stop();
   const snap = index.snapshot ? `${index.snapshot.reused} rows reused, ${index.snapshot.built} built, saved ${mb(saved?.saved_bytes ?? null)}` : 'no saved rows (distributed mode?)';
-  console.log(`start ${i}: ready after ${(api.readyMs / 1000).toFixed(1)} s, index build ${((index.build_ms ?? NaN) / 1000).toFixed(1)} s (${snap}); ${index.molecules} molecules; api RSS ${mb(rss)}`);
+  console.log(`start ${i}: ready after ${(api.readyMs / 1000).toFixed(1)} s, index build ${((index.build_ms ?? NaN) / 1000).toFixed(1)} s (${snap}); ${index.molecules} molecules; api RSS ${mb(rss)} at ready, ${mb(settled)} ${values.settle} s later`);
 }

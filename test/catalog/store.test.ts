@@ -239,7 +239,7 @@ t.test('embedded: values that repeat (schema `repeats`) are kept once, and read,
   const dir = await mkdtemp(join(tmpdir(), 'natprod-shared-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const s1 = await openStore({ dataDir: dir });
-  await s1.insertMany('molecules', [doc(), doc()]);
+  await s1.insertMany('molecules', [doc(), doc()] as never[]);
   await s1.update('molecules', 2, { status: 'REVOKED', 'properties.chemical_class': 'Coumarins' } as never);
   await s1.setProperties(1, { chemical_class: 'Chalcones' });
   const want = await s1.find('molecules', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }] });

@@ -5,7 +5,7 @@
  * the InChIKey, the identifier: measured on 200,000 molecules), which made the molecules' indexes
  * cost more than a third of the catalog's memory at 700,000. Here a key maps to its document (or
  * to a list of them when several share it), and the keys' order, which only range queries and
- * `getAll` need, is a sorted array built when first asked for after a key was added out of order
+ * `getAll` need, is a sorted array kept by merging in the keys added out of order when asked for
  * (ids only ever append, so the id index keeps its order).
  *
  * Semantics are nedb's (test/catalog/store-index.test.ts checks them against its Index on random
@@ -61,8 +61,17 @@ export class CompactIndex {
   private map = new Map<Key, Entry>();
   /** Dates and objects used as keys (nedb allows them; compared with compareThings). */
   private others: { key: Key; doc: Doc }[] = [];
-  /** The primitive keys in compareThings order; null after a key was added or removed out of order. */
-  private sorted: Key[] | null = [];
+  /**
+   * The primitive keys in compareThings order, possibly with keys since removed (skipped when
+   * read: `map` says which are live), and the keys added since that fall inside it (`tail`,
+   * unsorted): merged in by `order()` when a range or `getAll` needs the order. An import inserts
+   * rows between range queries (the InChIKey blocks of its final refresh): a merge costs a pass,
+   * where sorting every key again for each chunk of rows made a 700,000-row import 77 % slower.
+   */
+  private sorted: Key[] = [];
+  private tail: Key[] = [];
+  /** Keys removed since the last merge (they may still be in `sorted`). */
+  private removed = 0;
 
   constructor(options: { fieldName: string; unique?: boolean; sparse?: boolean }) {
     if (typeof options.fieldName !== 'string') throw new Error('fieldName must be a string');
@@ -76,6 +85,8 @@ export class CompactIndex {
     this.map = new Map();
     this.others = [];
     this.sorted = [];
+    this.tail = [];
+    this.removed = 0;
     if (newData) this.insert(newData);
   }
 
@@ -210,10 +221,8 @@ export class CompactIndex {
     if (e === undefined) {
       this.map.set(key, doc);
       const s = this.sorted;
-      if (s) {
-        if (!s.length || compareThings(key, s[s.length - 1]) > 0) s.push(key);
-        else this.sorted = null;
-      }
+      if (!this.tail.length && (!s.length || compareThings(key, s[s.length - 1]) > 0)) s.push(key);
+      else if (!this.inSorted(key)) this.tail.push(key);
       return;
     }
     if (this.unique) throw uniqueViolated(key);
@@ -237,11 +246,22 @@ export class CompactIndex {
       }
     } else if (e !== doc) return;
     this.map.delete(key);
+    this.removed++;
+  }
+
+  /** Whether `key` is in `sorted` (live or not), by binary search. */
+  private inSorted(key: Key): boolean {
     const s = this.sorted;
-    if (s) {
-      if (Object.is(s[s.length - 1], key)) s.pop();
-      else this.sorted = null;
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const c = compareThings(s[mid], key);
+      if (c === 0) return true;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
     }
+    return false;
   }
 
   /** Puts newDoc where oldDoc is under `key`; false when oldDoc is not there. */
@@ -260,13 +280,27 @@ export class CompactIndex {
     return true;
   }
 
+  /** The live primitive keys in order: the tail merged in, removed keys dropped (when there are any). */
   private order(): Key[] {
-    if (!this.sorted) {
-      // (sort() puts undefined last without asking the comparator; compareThings puts it first.)
-      const keys = sortKeys([...this.map.keys()].filter((k) => k !== undefined));
-      this.sorted = this.map.has(undefined) ? [undefined, ...keys] : keys;
+    if (!this.tail.length && !this.removed) return this.sorted;
+    const live = (k: Key) => this.map.has(k);
+    // (sort() puts undefined last without asking the comparator; compareThings puts it first.)
+    const added = sortKeys(this.tail.filter((k) => k !== undefined && live(k)));
+    const out: Key[] = this.tail.includes(undefined) && live(undefined) && !this.sorted.includes(undefined) ? [undefined] : [];
+    const s = this.sorted;
+    let i = 0;
+    let j = 0;
+    const push = (k: Key) => {
+      if (live(k) && (!out.length || compareThings(out[out.length - 1], k) !== 0)) out.push(k);
+    };
+    while (i < s.length || j < added.length) {
+      if (j >= added.length || (i < s.length && compareThings(s[i], added[j]) <= 0)) push(s[i++]);
+      else push(added[j++]);
     }
-    return this.sorted;
+    this.sorted = out;
+    this.tail = [];
+    this.removed = 0;
+    return out;
   }
 
   private sortedOthers() {
