@@ -149,3 +149,28 @@ t.test('CompactIndex: the unique error is nedb\'s', async (t) => {
   t.same(ix.getMatching(2), [], 'the array document\'s first key rolled back');
   t.same(ix.getAll().map((d) => (d as unknown as { _id: string })._id), ['a']);
 });
+
+t.test('CompactIndex: a key shared by many documents (kept as a Set past 32) keeps nedb\'s order through updates and removals', async (t) => {
+  const ref = new NedbIndex({ fieldName: 'k' });
+  const ours = new CompactIndex({ fieldName: 'k' });
+  let docs = Array.from({ length: 100 }, (_, i) => ({ _id: `d${i}`, k: i % 3 ? 1 : 2 }));
+  for (const d of docs) {
+    ref.insert(d);
+    ours.insert(d as never);
+  }
+  for (let i = 0; i < 100; i += 2) {
+    const next = { ...docs[i]!, v: i };
+    ref.update(docs[i], next);
+    ours.update(docs[i] as never, next as never);
+    docs[i] = next;
+  }
+  for (let i = 0; i < 100; i += 4) {
+    ref.remove(docs[i]);
+    ours.remove(docs[i] as never);
+  }
+  docs = docs.filter((_, i) => i % 4);
+  const ids = (xs: { _id: string }[]) => xs.map((d) => d._id);
+  t.same(ids(ours.getMatching(1) as never), ids(ref.getMatching(1)), 'the shared key\'s documents, in nedb\'s order');
+  t.same(ids(ours.getAll() as never), ids(ref.getAll()), 'and the whole index');
+  t.equal(ours.getMatching(1).length, docs.filter((d) => d.k === 1).length);
+});

@@ -26,7 +26,9 @@ const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
 const { compareThings } = model;
 
 type Key = unknown;
-type Entry = Doc | Doc[];
+/** A key's documents: one, a list, or past GROUP_SET of them a Set (a status or a collection shared by a third of the catalog: updating one of its documents was two passes over the list). */
+type Entry = Doc | Doc[] | Set<Doc>;
+const GROUP_SET = 32;
 interface Bounds {
   $lt?: unknown;
   $lte?: unknown;
@@ -208,7 +210,7 @@ export class CompactIndex {
   private match(key: Key): Doc[] {
     if (!primitive(key)) return this.others.filter((o) => compareThings(o.key, key) === 0).map((o) => o.doc);
     const e = this.map.get(key);
-    return e === undefined ? [] : Array.isArray(e) ? e.slice() : [e];
+    return e === undefined ? [] : Array.isArray(e) ? e.slice() : e instanceof Set ? [...e] : [e];
   }
 
   private add(key: Key, doc: Doc) {
@@ -226,8 +228,10 @@ export class CompactIndex {
       return;
     }
     if (this.unique) throw uniqueViolated(key);
-    if (Array.isArray(e)) e.push(doc);
-    else this.map.set(key, [e, doc]);
+    if (e instanceof Set) e.add(doc);
+    else if (!Array.isArray(e)) this.map.set(key, [e, doc]);
+    else if (e.length < GROUP_SET) e.push(doc);
+    else this.map.set(key, new Set([...e, doc]));
   }
 
   private drop(key: Key, doc: Doc) {
@@ -237,7 +241,9 @@ export class CompactIndex {
     }
     const e = this.map.get(key);
     if (e === undefined) return;
-    if (Array.isArray(e)) {
+    if (e instanceof Set) {
+      if (!e.delete(doc) || e.size) return;
+    } else if (Array.isArray(e)) {
       const rest = e.filter((d) => d !== doc);
       if (rest.length === e.length) return;
       if (rest.length) {
@@ -269,6 +275,11 @@ export class CompactIndex {
     const e = this.map.get(key);
     if (e === oldDoc) {
       this.map.set(key, newDoc);
+      return true;
+    }
+    if (e instanceof Set) {
+      if (!e.delete(oldDoc)) return false;
+      e.add(newDoc);
       return true;
     }
     if (!Array.isArray(e)) return false;
@@ -309,7 +320,7 @@ export class CompactIndex {
 }
 
 function pushEntry(out: Doc[], e: Entry) {
-  if (Array.isArray(e)) for (const d of e) out.push(d);
+  if (Array.isArray(e) || e instanceof Set) for (const d of e) out.push(d);
   else out.push(e);
 }
 
