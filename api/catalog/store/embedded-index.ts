@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: one class answering nedb's whole Index interface, with its roll-backs, which nedb's Datastore calls directly.)
+ *
  * The embedded store's field index: what nedb's own `Index` (lib/indexes.js) answers, over a Map
  * instead of an AVL tree. nedb's tree keeps a node of a dozen fields (its options included) and a
  * list for every key: 176 bytes a document for each index whose keys are distinct (`_id`, `id`,
