@@ -37,8 +37,9 @@ type NedbClass = typeof import('@seald-io/nedb').default;
 const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ?? NedbModule) as unknown as NedbClass;
 // nedb's typings lose the schema type.
 export type DS = any;
-/** nedb's own document functions (its matcher is the one its find uses: live documents are filtered without copies). */
+/** nedb's check of a datafile left by an interrupted compaction (its own load runs it first). */
 const nedbStorage = createRequire(import.meta.url)('@seald-io/nedb/lib/storage.js') as { ensureDatafileIntegrityAsync: (file: string, mode: number) => Promise<void> };
+/** nedb's own document functions (its matcher is the one its find uses: live documents are filtered without copies). */
 export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
   match: (d: unknown, q: unknown) => boolean;
   serialize: (d: unknown) => string;
