@@ -10,7 +10,8 @@ import { inchikey, molblock2D } from '../chem/convert/convert.ts';
 import { indexRows } from '../structure-search/rows.ts';
 import { searchFingerprints, type StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import { rdkitFault, withMol, type Mol } from '../chem/core/rdkit.ts';
-import { readQuery, scanSimilarity, scanSubstructure } from '../structure-search/scan.ts';
+import { scanFirstHits, scanSimilarity, scanSubstructure } from '../structure-search/scan.ts';
+import { readQuery } from '../structure-search/query.ts';
 import { AppError } from '../errors.ts';
 import { internalTask, internalTasks } from './task-args.ts';
 import type { TaskContext, TaskTable } from './types.ts';
@@ -35,15 +36,11 @@ const indexView = z.object({
 });
 const range = { query: structure, query_type: queryType, index: indexView, from: z.number().int().nonnegative(), to: z.number().int().nonnegative() };
 const similarityScan = z.object({ ...range, threshold: z.number() });
-const substructureScan = z.object({
-  ...range,
-  use_chirality: z.boolean(),
-  limit: z.number().int().nonnegative(),
-  scores: z.boolean().optional(),
-  /** This range's place in its scan, and the scan's stop word (scan.ts `SubstructureScan`). */
-  part: z.number().int().nonnegative().optional(),
-  stop: buffer.optional(),
-});
+const substructureScan = z.object({ ...range, use_chirality: z.boolean(), scores: z.boolean().optional() });
+/** One lane of a first page's window, and the board the lanes share (shared/structure-search/board.ts). */
+const firstHitsScan = z
+  .object({ ...range, use_chirality: z.boolean(), need: z.number().int().positive(), lane: z.number().int().nonnegative(), lanes: z.number().int().positive(), board: buffer })
+  .refine((a) => a.lane < a.lanes && a.board.byteLength >= 4 * (2 * a.lanes + a.lanes * a.need), 'the board does not fit the lanes and hits');
 
 export const catalogTasks = internalTasks({
   /** Identifiers, properties and framework of a created or updated molecule (api/services.ts `derive`). */
@@ -96,8 +93,11 @@ export const catalogTasks = internalTasks({
   /** One range of a similarity scan over the shared index (args carry its buffers). */
   catalog_scan_similarity: internalTask(similarityScan, (a, ctx) => scanSimilarity(ctx.rdkit, a)),
 
-  /** One range of a substructure scan over the shared index (args carry its buffers). */
+  /** One range of a substructure scan over the shared index, every hit (args carry its buffers). */
   catalog_scan_substructure: internalTask(substructureScan, (a, ctx) => scanSubstructure(ctx.rdkit, a)),
+
+  /** One lane of a first page's window: the threads share its earliest candidates (board.ts). */
+  catalog_scan_first_hits: internalTask(firstHitsScan, (a, ctx) => scanFirstHits(ctx.rdkit, a)),
 
   /** The standard InChIKey of a structure query (exact search); 422 when it cannot be read. */
   catalog_query_key: internalTask(z.object({ query: structure.min(1), query_type: queryType }), (a, ctx): { inchikey: string } => {

@@ -7,6 +7,14 @@ import type { RDKit } from '../chem/core/rdkit.ts';
 import type { RowInput } from '../chem/catalog/ports.ts';
 import { decodeFingerprints, searchFingerprints, type StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 
+/**
+ * Pickles without the molecule's properties: a quarter smaller (397 against 528 bytes at the
+ * median of the tropane candidates of the 100,000-molecule set; the pickle heap is the index's
+ * largest column) and a little quicker to rebuild; RDKit's matcher reads none of them (the same
+ * answer for 168,000 query/molecule pairs, chirality on and off, 2026-11-30).
+ */
+const PICKLE = JSON.stringify({ propertyFlags: { NoProps: true } });
+
 export interface RowOutput {
   id: number;
   pattern: Uint8Array;
@@ -39,7 +47,7 @@ export function indexRows(rdkit: RDKit, inputs: RowInput[]): { rows: RowOutput[]
         computed = searchFingerprints(mol);
         fp = decodeFingerprints(computed)!;
       }
-      rows.push({ id: input.id, pattern: fp.pattern, morgan: fp.morgan, pickle: mol.get_as_uint8array() as Uint8Array, computed });
+      rows.push({ id: input.id, pattern: fp.pattern, morgan: fp.morgan, pickle: mol.get_as_uint8array(PICKLE) as Uint8Array, computed });
     } finally {
       mol.delete();
     }

@@ -1,6 +1,7 @@
 /**
- * How SearchService cuts a scan into row ranges, and how it ranks the hits of a full substructure
+ * How SearchService cuts a full scan into row ranges, and how it ranks the hits of a full substructure
  * scan by Tanimoto to the query (`order: 'similarity'`, COCONUT's order; api/catalog/coconut-search).
+ * A first page is scanned otherwise: board.ts.
  */
 import type { SubstructureResult } from './scan.ts';
 import type { SearchAnswer, SearchArgs } from './contract.ts';
@@ -29,37 +30,4 @@ export function split(n: number, parts: number): [number, number][] {
   const out: [number, number][] = [];
   for (let from = 0; from < n; from += size) out.push([from, Math.min(n, from + size)]);
   return out;
-}
-
-/**
- * Ranges for a scan that ends at its first hits (a page without a total): `lanes` ranges of
- * `first` rows, then `lanes` of twice as many, and so on up to `largest` rows a range. A common
- * query fills its page in the first small ranges (little matched in vain beside it); a rare one
- * soon runs in large ranges (few tasks to pay for).
- */
-export function growingRanges(n: number, first: number, lanes: number, largest: number): [number, number][] {
-  const out: [number, number][] = [];
-  let size = Math.max(1, Math.min(first, largest));
-  for (let from = 0, k = 0; from < n; k++) {
-    out.push([from, Math.min(n, from + size)]);
-    from += size;
-    if ((k + 1) % lanes === 0) size = Math.min(largest, size * 2);
-  }
-  return out;
-}
-
-/**
- * After a range of a first-page scan finished: the last range the page still needs (the ranges
- * after it may stop), or undefined while that is not known. `hits` holds each finished range's
- * hit count by place (undefined: not finished). A range that alone found `need` hits makes every
- * later one useless; so do the ranges after those finished in order once they hold `need`.
- */
-export function lastRangeNeeded(hits: readonly (number | undefined)[], i: number, need: number): number | undefined {
-  const last = hits[i]! >= need ? i : undefined;
-  let sum = 0;
-  for (let k = 0; k < hits.length && hits[k] !== undefined; k++) {
-    sum += hits[k]!;
-    if (sum >= need) return last === undefined ? k : Math.min(last, k);
-  }
-  return last;
 }

@@ -15,7 +15,8 @@ import type { RowInput } from '../chem/catalog/ports.ts';
 import type { StoredFingerprints } from '../chem/catalog/fingerprints.ts';
 import type { SubstructureResult } from './scan.ts';
 import type { ChemPool, TaskRun } from '../threads/pool.ts';
-import { growingRanges, lastRangeNeeded, rankBySimilarity, rankedPage, split } from './scan-plan.ts';
+import { rankBySimilarity, rankedPage, split } from './scan-plan.ts';
+import { createBoard, readBoard } from './board.ts';
 import { BuildKeys, rowKey, Snapshot, writeSnapshot } from './snapshot.ts';
 import { runPoolTask, type TaskArgs } from '../ops/task-types.ts';
 import { searchArgs, type SearchAnswer, type SearchArgs, type ShardSpec } from './contract.ts';
@@ -39,8 +40,14 @@ export interface IndexStatus {
 }
 
 const ROWS_PER_TASK = 250;
-/** Rows of the first ranges of a scan that ends at its first hits (`growingRanges`): 1,024, 4,096 and 20,000 gave the same first pages within the noise at 100,000 molecules (2026-11-29); the stop word makes a large first range cheap to abandon. */
-const FIRST_RANGE_ROWS = 4096;
+/**
+ * Rows of a first page's first window (`firstHits`); each next window is twice as large, up to
+ * LARGEST_WINDOW_ROWS. The threads stop as soon as the page is known, so a large window costs a
+ * common query nothing; a rare one is found in few windows (each a round trip to every thread),
+ * and no window is so large that a costly query (every row a candidate) outlasts SCAN_TIMEOUT_MS.
+ */
+const FIRST_WINDOW_ROWS = 16_384;
+const LARGEST_WINDOW_ROWS = 65_536;
 const BUILD_TIMEOUT_MS = 120_000;
 /** A range scan slower than this means a query too expensive to match: 422, not 504. */
 const SCAN_TIMEOUT_MS = 20_000;
@@ -53,8 +60,8 @@ export interface SearchServiceOptions {
    * saves its own rows there when done, so that a restart rebuilds only what changed.
    */
   snapshot?: string;
-  /** Rows of a first page's first ranges (default FIRST_RANGE_ROWS); tests set fewer, to cover many ranges on few molecules. */
-  firstRangeRows?: number;
+  /** Rows of a first page's first window (default FIRST_WINDOW_ROWS); tests set fewer, to cover many windows on few molecules. */
+  firstWindowRows?: number;
   /** The shard this index holds (a worker with SEARCH_SHARDS > 1, shards.ts); absent: the whole catalog. */
   shard?: ShardSpec;
 }
@@ -268,65 +275,68 @@ export class SearchService {
   }
 
   /**
-   * Substructure: ranges in row (= id) order, a few per thread. Unless a count is asked for, the
-   * ranges start small and grow (`growingRanges`), and the scan stops once the ranges finished in
-   * order hold enough hits for the page: the ranges after them still running are told to end
-   * through the scan's stop word (scan.ts), as are those after a range that alone found enough.
+   * Substructure. A count, a ranked page or every hit: ranges in row (= id) order, a few per
+   * thread, every hit of each. A first page without a count: windows of rows from the first,
+   * growing, each scanned by every thread at once, the threads sharing its candidates (board.ts),
+   * until the windows hold the hits the page needs.
    */
   private async substructure(args: SearchArgs, base: ScanBase, n: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
     const ranked = args.order === 'similarity';
     const need = ranked || args.count || !args.limit ? 0 : args.offset + args.limit + 1 + exclude.size;
-    const lanes = this.threads * 2;
-    // As large as the ranges of a full scan (about four per thread, at most 20,000 rows).
-    const first = this.opts.firstRangeRows ?? FIRST_RANGE_ROWS;
-    const largest = Math.max(first, Math.min(20_000, Math.ceil(n / (this.threads * 4))));
-    const parts = need ? growingRanges(n, first, lanes, largest) : split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
-    const done: (SubstructureResult | undefined)[] = new Array(parts.length);
-    // The last range still needed; ranges after it end at once (and are not started).
-    const stop = new Int32Array(new SharedArrayBuffer(4));
-    stop[0] = parts.length;
-    const needOnlyUpTo = (i: number) => {
-      if (i < Atomics.load(stop, 0)) Atomics.store(stop, 0, i);
-    };
+    if (need) return this.firstHits(args, base, n, need, exclude, runs, molecules);
+    const parts = split(n, Math.max(this.threads * 4, Math.ceil(n / 20_000)));
+    const done: SubstructureResult[] = new Array(parts.length);
     let next = 0;
-    const hits: (number | undefined)[] = new Array(parts.length);
-    const settled = (i: number) => {
-      if (!need) return;
-      hits[i] = done[i]!.ids.length;
-      const last = lastRangeNeeded(hits, i, need);
-      if (last !== undefined) needOnlyUpTo(last);
-    };
     const lane = async () => {
-      while (next < parts.length && next <= Atomics.load(stop, 0)) {
+      while (next < parts.length) {
         const i = next++;
         const [from, to] = parts[i];
-        const r = runPoolTask(this.pool, 'catalog_scan_substructure', { ...base, from, to, use_chirality: !!args.use_chirality, limit: need, scores: ranked, part: i, stop: stop.buffer }, { timeoutMs: SCAN_TIMEOUT_MS });
+        const r = runPoolTask(this.pool, 'catalog_scan_substructure', { ...base, from, to, use_chirality: !!args.use_chirality, scores: ranked }, { timeoutMs: SCAN_TIMEOUT_MS });
         runs.push(r);
         done[i] = await r;
-        settled(i);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(parts.length, lanes) }, lane));
-    // Over `parts`, not `done`: `every` skips the holes of ranges never started.
-    const complete = parts.every((p, i) => !!done[i] && done[i].next >= p[1]);
-    if (ranked) return rankBySimilarity(done as SubstructureResult[], exclude, args, molecules);
-    const ids: number[] = [];
-    let candidates = 0;
-    let scanned = 0;
-    for (const [i, d] of done.entries()) {
-      if (!d) break;
-      for (const id of d.ids) if (!exclude.has(id)) ids.push(id);
-      candidates += d.candidates;
-      scanned += d.screened;
-      // A range that stopped early leaves rows unexamined: later ranges' hits come after them.
-      if (d.next < parts[i][1]) break;
-    }
+    await Promise.all(Array.from({ length: Math.min(parts.length, this.threads * 2) }, lane));
+    if (ranked) return rankBySimilarity(done, exclude, args, molecules);
+    const ids = done.flatMap((d) => d.ids).filter((id) => !exclude.has(id));
     const page = args.limit ? ids.slice(args.offset, args.offset + args.limit) : ids.slice(args.offset);
-    return {
-      ids: page,
-      total: complete ? ids.length : null,
-      more: args.offset + page.length < ids.length,
-      stats: { scanned, candidates, molecules },
-    };
+    const stats = { scanned: done.reduce((sum, d) => sum + d.screened, 0), candidates: done.reduce((sum, d) => sum + d.candidates, 0), molecules };
+    return { ids: page, total: ids.length, more: args.offset + page.length < ids.length, stats };
+  }
+
+  /** The first `need` hits in row order (fewer when the index holds fewer: then the total is known). */
+  private async firstHits(args: SearchArgs, base: ScanBase, n: number, need: number, exclude: Set<number>, runs: TaskRun[], molecules: number): Promise<SearchAnswer> {
+    const lanes = this.threads;
+    const found: number[] = [];
+    let scanned = 0;
+    let candidates = 0;
+    let size = this.opts.firstWindowRows ?? FIRST_WINDOW_ROWS;
+    let from = 0;
+    let whole = true;
+    while (from < n) {
+      const to = Math.min(n, from + size);
+      const want = need - found.length;
+      const board = createBoard(lanes, want);
+      const results = await Promise.all(
+        Array.from({ length: lanes }, (_, lane) => {
+          const r = runPoolTask(this.pool, 'catalog_scan_first_hits', { ...base, from, to, use_chirality: !!args.use_chirality, need: want, lane, lanes, board }, { timeoutMs: SCAN_TIMEOUT_MS });
+          runs.push(r);
+          return r;
+        }),
+      );
+      const window = readBoard(board, lanes, results);
+      found.push(...window.ids);
+      scanned += Math.max(...results.map((r) => r.screened));
+      candidates += results.reduce((sum, r) => sum + r.candidates, 0);
+      if (!window.whole) {
+        whole = false;
+        break;
+      }
+      from = to;
+      size = Math.min(LARGEST_WINDOW_ROWS, size * 2);
+    }
+    const ids = found.filter((id) => !exclude.has(id));
+    const page = args.limit ? ids.slice(args.offset, args.offset + args.limit) : ids.slice(args.offset);
+    return { ids: page, total: whole ? ids.length : null, more: args.offset + page.length < ids.length, stats: { scanned, candidates, molecules } };
   }
 }

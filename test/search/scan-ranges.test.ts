@@ -1,12 +1,14 @@
 /**
- * How a substructure scan is cut and stopped (shared/structure-search/scan-plan.ts, scan.ts,
- * service.ts): the growing ranges of a first page cover every row once and in order; a range
- * placed after the scan's stop word ends at once; and a first page found through small ranges and
- * the stop word is the first page of the full scan, at every offset; and the exact matches the
- * api lists first, looked up beside the scan, give the counted order on every page.
+ * How a substructure scan is cut and stopped (shared/structure-search/scan-plan.ts, board.ts,
+ * scan.ts, service.ts): the board of a first page gives the window's first hits whatever order
+ * its lanes run in; the lanes on the threads stop once the page is known; a first page found
+ * through windows is the first page of the full scan, at every offset, also with dead rows; and
+ * the exact matches the api lists first, looked up beside the scan, give the counted order on
+ * every page.
  */
 import t from 'tap';
-import { growingRanges, lastRangeNeeded, split } from '../../shared/structure-search/scan-plan.ts';
+import { split } from '../../shared/structure-search/scan-plan.ts';
+import { createBoard, Lane, readBoard } from '../../shared/structure-search/board.ts';
 import { IndexColumns } from '../../shared/structure-search/columns.ts';
 import { SearchService } from '../../shared/structure-search/service.ts';
 import { createPool } from '../../shared/threads/pool.ts';
@@ -15,51 +17,59 @@ import { runPoolTask } from '../../shared/ops/task-types.ts';
 import { derivedFields } from '../../api/catalog/mutate/derived.ts';
 import { build } from '../helpers/app.ts';
 
-t.test('growing ranges cover the rows once, in order, doubling per wave up to the largest', async (t) => {
-  for (const [n, first, lanes, largest] of [
-    [0, 1024, 4, 20_000],
-    [1, 1024, 4, 20_000],
-    [5000, 1024, 4, 1250],
-    [100_000, 1024, 4, 12_500],
-    [700_000, 1024, 4, 20_000],
-    [37, 4, 3, 10],
-  ]) {
-    const r = growingRanges(n, first, lanes, largest);
-    let at = 0;
-    for (const [from, to] of r) {
-      t.equal(from, at, `n=${n}: ranges are contiguous`);
-      t.ok(to > from && to - from <= largest, `n=${n}: a range holds 1 to ${largest} rows`);
-      at = to;
-    }
-    t.equal(at, n, `n=${n}: the ranges end at the last row`);
-    if (n >= 100_000) {
-      t.same(r.slice(0, 9).map(([a, b]) => b - a), [1024, 1024, 1024, 1024, 2048, 2048, 2048, 2048, 4096], `n=${n}: ${lanes} ranges a wave, each wave twice the last`);
-      t.equal(r.at(-2)![1] - r.at(-2)![0], largest, `n=${n}: then ranges of the largest size`);
+t.test('split cuts n rows into about `parts` equal ranges', async (t) => {
+  t.same(split(10, 3), [[0, 4], [4, 8], [8, 10]]);
+  t.same(split(0, 4), [], 'no rows, no ranges');
+  t.same(split(3, 8), [[0, 1], [1, 2], [2, 3]], 'never an empty range');
+});
+
+/**
+ * The board's protocol as a model: lanes take their candidates (j, j+L, ...) in steps, in a random
+ * order of lanes (a thread busy elsewhere is a lane that waits), each looking at the board before
+ * each of its candidates as scanFirstHits does. Whatever the order, the decided hits are the first
+ * hits of the window, at least `need` of them unless the window holds fewer.
+ */
+t.test('the board: the decided hits are the window\'s first, whatever order the lanes run in', async (t) => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  let trials = 0;
+  for (const lanes of [1, 2, 3, 4]) {
+    for (const need of [1, 5, 21]) {
+      for (const density of [0.02, 0.3, 0.9]) {
+        for (let trial = 0; trial < 25; trial++) {
+          const n = Math.floor(random() * 300);
+          const hit = Array.from({ length: n }, () => random() < density);
+          const board = createBoard(lanes, need);
+          const state = Array.from({ length: lanes }, (_, j) => ({ lane: new Lane(board, j, lanes, need), k: j, ended: false, ids: [] as number[], ordinals: [] as number[] }));
+          for (let live = state; live.length; live = state.filter((s) => !s.ended)) {
+            const s = live[Math.floor(random() * live.length)];
+            if (s.k >= n) {
+              s.lane.finished();
+              s.ended = true;
+            } else if (s.lane.enough()) s.ended = true;
+            else {
+              if (hit[s.k]) s.ids.push(1000 + s.k), s.ordinals.push(s.k);
+              s.lane.decided(s.k, hit[s.k]);
+              s.k += lanes;
+            }
+          }
+          const all = hit.flatMap((h, k) => (h ? [1000 + k] : []));
+          const got = readBoard(board, lanes, state);
+          const label = `${lanes} lanes, need ${need}, ${n} candidates, ${all.length} hits`;
+          if (got.whole) t.same(got.ids, all, `${label}: a whole window gives every hit`);
+          else {
+            t.ok(got.ids.length >= need, `${label}: a window left early holds the page`);
+            t.same(got.ids, all.slice(0, got.ids.length), `${label}: the first hits, in order`);
+          }
+          trials++;
+        }
+      }
     }
   }
-  t.same(split(10, 3), [[0, 4], [4, 8], [8, 10]], 'split: about `parts` equal ranges');
+  t.equal(trials, 900);
 });
 
-t.test('the last range a first page needs, as ranges finish in any order', async (t) => {
-  const u = undefined;
-  // [hits by range (undefined: not finished), the range that just finished, hits needed, answer]
-  const cases: [(number | undefined)[], number, number, number | undefined][] = [
-    [[25, u, u, u], 0, 21, 0],
-    [[5, u, u, u], 0, 21, u],
-    [[5, u, 30, u], 2, 21, 2],
-    [[u, u, 30, u], 2, 21, 2],
-    [[5, 10, u, 30], 3, 21, 3],
-    [[5, 10, 8, u], 2, 21, 2],
-    [[5, 10, 8, 30], 2, 21, 2],
-    [[5, 20, u, u], 1, 21, 1],
-    [[5, 10, u, 8], 3, 21, u],
-    [[5, 10, 3, 8], 2, 21, 3],
-    [[0, 0, 0, 0], 3, 1, u],
-  ];
-  for (const [hits, i, need, want] of cases) t.equal(lastRangeNeeded(hits, i, need), want, `${JSON.stringify(hits)} after range ${i}, ${need} needed: ${want}`);
-});
-
-t.test('the stop word ends the ranges placed after it; a first page is the full scan\'s', async (t) => {
+t.test('first-page lanes on the threads, together or one after the other; the service\'s pages are the full scan\'s', async (t) => {
   const config = loadConfig({ WORKERS: '2', LOG_LEVEL: 'silent' });
   const pool = createPool(2, threadConfig(config));
   t.teardown(() => pool.destroy());
@@ -69,30 +79,50 @@ t.test('the stop word ends the ranges placed after it; a first page is the full 
   const cols = new IndexColumns(1024);
   cols.put(built.rows);
   const index = cols.view();
-  const scan = (part: number, stopAt: number) => {
-    const stop = new Int32Array(new SharedArrayBuffer(4));
-    stop[0] = stopAt;
-    return runPoolTask(pool, 'catalog_scan_substructure', { query: 'c1ccccc1O', query_type: 'smiles', index, from: 100, to: 400, use_chirality: false, limit: 0, part, stop: stop.buffer }, { timeoutMs: 10_000 });
-  };
-  const stopped = await scan(3, 2);
-  t.same({ ids: stopped.ids, next: stopped.next, candidates: stopped.candidates }, { ids: [], next: 100, candidates: 0 }, 'a range after the stop word matches nothing and says it stopped at its first row');
-  const running = await scan(2, 2);
-  t.equal(running.next, 400, 'a range at the stop word runs to its end');
-  t.same(running.ids, Array.from({ length: 100 }, (_, k) => 103 + 3 * k), 'and finds every phenol of its rows');
+  const phenols = (from: number, to: number) => Array.from({ length: 5000 }, (_, i) => i + 1).filter((id) => (id - 1) % 3 === 0 && id - 1 >= from && id - 1 < to);
+  const lane = (board: SharedArrayBuffer, l: number, lanes: number, need: number, from = 100, to = 400) =>
+    runPoolTask(pool, 'catalog_scan_first_hits', { query: 'c1ccccc1O', query_type: 'smiles', index, from, to, use_chirality: false, need, lane: l, lanes, board }, { timeoutMs: 10_000 });
 
-  // Through the service, with first ranges of 256 rows (4,096 in use): 256, 512, then 625 rows
-  // a range, so pages at every offset come from many ranges, of which the later ones are stopped
-  // or never started once the first hold the page.
-  const service = new SearchService(pool, { firstRangeRows: 256 });
+  let board = createBoard(2, 10);
+  let results = await Promise.all([lane(board, 0, 2, 10), lane(board, 1, 2, 10)]);
+  let got = readBoard(board, 2, results);
+  t.same(got.ids.slice(0, 10), phenols(100, 400).slice(0, 10), 'two lanes at once: the first ten phenols of the window');
+  t.notOk(got.whole, 'and they stopped before its end');
+  t.ok(results.every((r) => r.candidates <= 10), `each matched about half (${results.map((r) => r.candidates)})`);
+
+  // One lane after the other (a thread busy elsewhere): the first stops at its own ten hits, the second once the page is known.
+  board = createBoard(2, 10);
+  const first = await lane(board, 0, 2, 10);
+  t.equal(first.ids.length, 10, 'a lane alone stops at its own ten hits');
+  const second = await lane(board, 1, 2, 10);
+  got = readBoard(board, 2, [first, second]);
+  t.same(got.ids.slice(0, 10), phenols(100, 400).slice(0, 10), 'then the other: the same first ten');
+
+  board = createBoard(2, 500);
+  results = await Promise.all([lane(board, 0, 2, 500), lane(board, 1, 2, 500)]);
+  got = readBoard(board, 2, results);
+  t.ok(got.whole, 'a window with fewer hits than needed is screened to its end');
+  t.same(got.ids, phenols(100, 400), 'and gives every hit of it, in order');
+
+  const e = await runPoolTask(pool, 'catalog_scan_first_hits', { query: 'c1ccccc1O', query_type: 'smiles', index, from: 0, to: 10, use_chirality: false, need: 10, lane: 0, lanes: 2, board: new SharedArrayBuffer(8) }, { timeoutMs: 10_000 }).catch((x) => x);
+  t.equal(e.status, 422, 'a board too small for its lanes and hits is refused');
+
+  // Through the service, with windows of 256 rows at first (16,384 in use): pages at every offset
+  // come from many windows; then again with rows removed (dead rows are numbered, never matched).
+  const service = new SearchService(pool, { firstWindowRows: 256 });
   await service.rebuild(async function* () {
     yield smiles.map((s, i) => ({ id: i + 1, smiles: s }));
   }, smiles.length);
-  const all = await service.search({ type: 'substructure', query: 'c1ccccc1O', query_type: 'smiles', use_chirality: false, threshold: 0.7, offset: 0, limit: 0, count: true });
-  t.equal(all.total, 1667, 'the full scan finds the 1,667 phenols');
-  for (const offset of [0, 20, 340, 341, 1000, 1640, 1647, 1666, 1667]) {
-    const page = await service.search({ type: 'substructure', query: 'c1ccccc1O', query_type: 'smiles', use_chirality: false, threshold: 0.7, offset, limit: 20 });
-    t.same(page.ids, all.ids.slice(offset, offset + 20), `offset ${offset}: the page is the full scan's`);
-    t.equal(page.more, offset + 20 < 1667, `offset ${offset}: more is right`);
+  const base = { type: 'substructure', query: 'c1ccccc1O', query_type: 'smiles', use_chirality: false, threshold: 0.7 } as const;
+  for (const removed of [[], [1, 4, 301, 1000, 1003, 4999]]) {
+    if (removed.length) await service.apply([], removed);
+    const all = await service.search({ ...base, offset: 0, limit: 0, count: true });
+    t.equal(all.total, 1667 - removed.length, `the full scan finds the ${1667 - removed.length} phenols`);
+    for (const offset of [0, 20, 340, 341, 1000, 1640, 1647, 1660, 1667]) {
+      const page = await service.search({ ...base, offset, limit: 20 });
+      t.same(page.ids, all.ids.slice(offset, offset + 20), `${removed.length} removed, offset ${offset}: the page is the full scan's`);
+      t.equal(page.more, offset + 20 < all.total!, `${removed.length} removed, offset ${offset}: more is right`);
+    }
   }
 });
 

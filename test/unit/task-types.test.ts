@@ -92,6 +92,7 @@ t.test('a bad internal-task payload is a 422 naming the task (task table)', asyn
     catalog_fingerprints: { rows: [{ id: 'x', smiles: 'CCO' }] },
     catalog_scan_similarity: { query: 'CCO' },
     catalog_scan_substructure: { query: 'CCO', use_chirality: 'no' },
+    catalog_scan_first_hits: { query: 'CCO', query_type: 'smiles', from: 0, to: 1, use_chirality: false, need: 3, lane: 2, lanes: 2, board: new SharedArrayBuffer(4) },
     catalog_query_key: { query: 'CCO', query_type: 'inchi' },
     catalog_molblocks: { smiles: [1, 2] },
     generate_smiles: { representation: 'smiles' },
