@@ -21,9 +21,9 @@ export interface Compiled {
   mol: Mol;
   /** Pattern fingerprint words of the query (substructure). */
   screen: Uint32Array;
-  /** The words of `screen` that have bits, most selective first, for the index whose pattern column is `orderedFor`. */
+  /** The words of `screen` that have bits, most selective first, for an index whose pattern column has `orderedFor` bytes. */
   words?: number[];
-  orderedFor?: SharedArrayBuffer;
+  orderedFor?: number;
   /** 0/1 per Morgan bit of the query, and how many are set (similarity). */
   morgan?: Uint8Array;
   morganCount?: number;
@@ -106,10 +106,12 @@ const ORDER_SAMPLE = 512;
  * lack first (counted over a sample of rows spread evenly), so that a row that fails the screen
  * usually fails at its first word: a rare query (beta-lactam, tropane) screens tens of thousands
  * of rows for its first page, and its common bits (carbon chains, rings) would otherwise be
- * tested first, each in vain. Once per query, thread and index.
+ * tested first, each in vain. Once per query, thread and size of the index's pattern column:
+ * a task's buffers arrive as new objects each time, so their size is what tells indexes apart;
+ * an order kept for another index of the same size costs only speed, never a hit.
  */
 export function screenWords(c: Compiled, v: IndexView, a: IndexArrays): number[] {
-  if (c.words && c.orderedFor === v.pattern) return c.words;
+  if (c.words && c.orderedFor === v.pattern.byteLength) return c.words;
   const q = c.screen;
   const words: number[] = [];
   for (let w = 0; w < FP_WORDS; w++) if (q[w]) words.push(w);
@@ -122,6 +124,6 @@ export function screenWords(c: Compiled, v: IndexView, a: IndexArrays): number[]
   // Ties (and an empty index) keep the word order.
   words.sort((x, y) => fails[y] - fails[x] || x - y);
   c.words = words;
-  c.orderedFor = v.pattern;
+  c.orderedFor = v.pattern.byteLength;
   return words;
 }

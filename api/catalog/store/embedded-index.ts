@@ -91,7 +91,11 @@ export class CompactIndex {
     this.sorted = [];
     this.tail = [];
     this.removed = 0;
-    if (newData) this.insert(newData);
+    if (!newData?.length) return;
+    this.insert(newData);
+    // In order now, while the collection loads: left to the first range query, the first search
+    // by an InChIKey block after a start waited for the sort of every key (230 ms at 100,000 molecules).
+    this.order();
   }
 
   /** The keys a document is indexed under (none: sparse and missing). */
