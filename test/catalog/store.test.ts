@@ -216,6 +216,41 @@ t.test('embedded: a datafile reads as nedb reads it (replaced, deleted, dated, c
   t.same(big.data, many.map((l) => JSON.parse(l)), '5,000 lines read in 1,000-byte chunks (multi-byte characters split between them)');
 });
 
+t.test('embedded: fields often equal within a document (schema `sameAs`) are read, written and updated unchanged', async (t) => {
+  const { SharedValues } = await import('../../api/catalog/store/embedded-shared.ts');
+  const { storeIndexes } = await import('../../api/catalog/schema/resources.ts');
+  t.same(storeIndexes('molecules').sameAs, [['sugar_free_smiles', 'canonical_smiles'], ['properties.murcko_framework', 'murcko_framework']], 'molecules: the sugar-free SMILES and the properties\' framework');
+  t.same(storeIndexes('organisms').sameAs, []);
+  const shared = new SharedValues([], storeIndexes('molecules').sameAs);
+  t.notOk(shared.empty, 'pairs alone make a table worth applying');
+  const docs = [
+    { canonical_smiles: 'c1ccccc1O', sugar_free_smiles: 'c1ccccc1O', murcko_framework: 'c1ccccc1', properties: { murcko_framework: 'c1ccccc1', alogp: 1 } },
+    { canonical_smiles: 'OCC1OC(O)C(O)C(O)C1O', sugar_free_smiles: '', murcko_framework: 'C1CCOCC1', properties: { murcko_framework: 'C1CCCCC1' } },
+    { canonical_smiles: 'CCO', sugar_free_smiles: null, properties: null },
+    { canonical_smiles: 'CCO', sugar_free_smiles: 'CCO' },
+    { sugar_free_smiles: 'CCO', properties: { murcko_framework: 'x' } },
+  ];
+  const copy = structuredClone(docs);
+  for (const d of docs) shared.share(d as Record<string, unknown>);
+  t.same(docs, copy, 'equal or not, present or missing, every value is as it was');
+  const set: Record<string, unknown> = { canonical_smiles: 'CC', sugar_free_smiles: 'CC', 'properties.murcko_framework': '', murcko_framework: '' };
+  shared.shareSet(set);
+  t.same(set, { canonical_smiles: 'CC', sugar_free_smiles: 'CC', 'properties.murcko_framework': '', murcko_framework: '' }, 'a $set holding both of a pair keeps its values');
+
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-same-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const s1 = await openStore({ dataDir: dir });
+  await s1.insertMany('molecules', structuredClone(docs.slice(0, 2)) as never[]);
+  await s1.update('molecules', 1, { sugar_free_smiles: 'c1ccccc1' } as never);
+  await s1.setProperties(2, { murcko_framework: 'C1CCOCC1' });
+  const want = await s1.find('molecules', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
+  t.match(want, [{ canonical_smiles: 'c1ccccc1O', sugar_free_smiles: 'c1ccccc1', properties: { murcko_framework: 'c1ccccc1' } }, { sugar_free_smiles: '', murcko_framework: 'C1CCOCC1', properties: { murcko_framework: 'C1CCOCC1' } }], 'one of a pair changed, the other not');
+  const s2 = await openStore({ dataDir: dir });
+  t.same(await s2.find('molecules', {}, { sort: [{ field: 'id', dir: 1, nulls: 'last' }] }), want, 'read back from the file as written');
+  await s1.close();
+  await s2.close();
+});
+
 t.test('embedded: values that repeat (schema `repeats`) are kept once, and read, written and updated unchanged', async (t) => {
   const { SharedValues } = await import('../../api/catalog/store/embedded-shared.ts');
   const { storeIndexes } = await import('../../api/catalog/schema/resources.ts');

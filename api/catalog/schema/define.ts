@@ -60,6 +60,11 @@ export interface FieldSpec {
    * copy of each value in memory, shared by the documents that hold it (embedded-shared.ts).
    */
   repeats?: boolean;
+  /**
+   * Its value is often the same as the field at this path of the document (from its root): the
+   * embedded store then keeps one copy of the two (embedded-shared.ts).
+   */
+  sameAs?: string;
 }
 
 export interface RelationDef {

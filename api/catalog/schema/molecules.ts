@@ -15,7 +15,7 @@ export const moleculesSchema = defineSchema({
     standard_inchi: { type: 'string', readOnly: true, derived: true, index: true, doc: 'Standard InChI of the structure.' },
     standard_inchi_key: { type: 'string', readOnly: true, derived: true, index: { embedded: 'index', mongo: 'unique' }, export: 5, doc: 'Standard InChIKey; unique in the catalog.' },
     canonical_smiles: { type: 'string', derived: true, export: 4, doc: 'The structure: a client writes SMILES, CXSMILES or a molblock, stored as RDKit canonical isomeric SMILES.' },
-    sugar_free_smiles: { type: 'string', derived: true, doc: 'The structure after sugar removal.' },
+    sugar_free_smiles: { type: 'string', derived: true, sameAs: 'canonical_smiles', doc: 'The structure after sugar removal.' },
     identifier: { type: 'string', readOnly: true, index: true, export: 2, doc: '`CNP` + 7 digits, assigned once.' },
     name: { type: 'string', index: true, export: 3, doc: 'Common name.' },
     cas: { type: 'string[]', doc: 'CAS registry numbers (mutate also takes one string).' },

@@ -41,7 +41,7 @@ export const propertiesSchema = defineSchema({
     contains_sugar: { type: 'bool', doc: 'Ring or linear sugars.' },
     contains_ring_sugars: { type: 'bool', doc: 'Ring sugars.' },
     contains_linear_sugars: { type: 'bool', doc: 'Linear sugars.' },
-    murcko_framework: { type: 'string', doc: 'Murcko framework.' },
+    murcko_framework: { type: 'string', sameAs: 'murcko_framework', doc: 'Murcko framework.' },
     np_likeness: { type: 'decimal', index: m, doc: 'NP-likeness score.' },
     chemical_class: { type: 'string', index: m, repeats: true, doc: 'ClassyFire-style class (derived: natprod\'s classifier).' },
     chemical_sub_class: { type: 'string', index: m, repeats: true, doc: 'ClassyFire-style subclass (derived).' },

@@ -111,6 +111,8 @@ export interface StoreIndexes {
   columnPrefixes: string[];
   /** Paths whose values repeat across documents (`repeats`): one copy of each in the embedded store's memory. */
   repeated: string[];
+  /** Pairs of paths whose values are often equal within a document (`sameAs`): one copy of the two in the embedded store's memory. */
+  sameAs: [string, string][];
 }
 
 /** Indexed paths of a schema's fields (under `prefix` for an embedded record). */
@@ -125,12 +127,13 @@ function fieldIndexes(s: ResourceSchema, prefix: string, out: StoreIndexes) {
     if (spec.mongo === 'unique') out.mongoUnique.push(path);
   }
   for (const [k, f] of Object.entries(s.fields)) if (f.repeats) out.repeated.push(prefix + storedName(k, f));
+  for (const [k, f] of Object.entries(s.fields)) if (f.sameAs) out.sameAs.push([prefix + storedName(k, f), f.sameAs]);
 }
 
 /** What each store builds for a collection: the fields' indexes, link lists, embedded records' fields. */
 export function storeIndexes(coll: CollectionName, schemas: Record<string, ResourceSchema> = SCHEMAS): StoreIndexes {
   const internal = INTERNAL_INDEXES[coll] ?? [];
-  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [] };
+  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [] };
   const s = Object.values(schemas).find((x) => x.collection === coll);
   if (!s) return out;
   fieldIndexes(s, '', out);

@@ -49,7 +49,7 @@ export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/mode
 
 /** Per collection, one copy of each value of its fields whose values repeat (`repeats`), shared by its documents. */
 export const SHARED = Object.fromEntries(
-  COLLECTIONS.map((c) => [c, new SharedValues(storeIndexes(c).repeated)] as const).filter(([, v]) => !v.empty),
+  COLLECTIONS.map((c) => [c, new SharedValues(storeIndexes(c).repeated, storeIndexes(c).sameAs)] as const).filter(([, v]) => !v.empty),
 ) as Partial<Record<Name, SharedValues>>;
 
 /** nedb indexes per collection, from the resource declarations (api/catalog/schema/: `index`). */
