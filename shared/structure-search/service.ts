@@ -315,7 +315,8 @@ export class SearchService {
     let whole = true;
     while (from < n) {
       const to = Math.min(n, from + size);
-      const want = need - found.length;
+      // A window cannot hold more hits than rows: a deep page's board stays the window's size.
+      const want = Math.min(need - found.length, to - from + 1);
       const board = createBoard(lanes, want);
       const results = await Promise.all(
         Array.from({ length: lanes }, (_, lane) => {
