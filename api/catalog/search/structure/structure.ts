@@ -8,6 +8,7 @@
 import type { JobRunner } from '../../../../shared/jobs/types.ts';
 import type { SearchArgs } from '../../../../shared/structure-search/contract.ts';
 import { AppError } from '../../../../shared/errors.ts';
+import { Lru } from '../../../../shared/extdb/lru.ts';
 import type { CatalogStore, Doc, Filter } from '../../store/types.ts';
 import type { FilterInput } from '../../schema/types.ts';
 
@@ -60,7 +61,7 @@ export class StructureSearch {
     this.call = call ?? ((args) => this.runner.runTask('catalog_search', 'catalog_search', args));
   }
 
-  private readonly keys = new Map<string, string>();
+  private readonly keys = new Lru<string, string>(KEY_CACHE);
 
   /** The standard InChIKey of a query (an InChIKey as it is; SMILES or a molblock read on a thread, 422 when unreadable; the last KEY_CACHE kept). */
   async queryKey(query: string, queryType: 'smiles' | 'smarts' = 'smiles'): Promise<string> {
@@ -68,14 +69,9 @@ export class StructureSearch {
     if (INCHIKEY.test(text)) return text;
     const id = `${queryType}\u0000${text}`;
     const kept = this.keys.get(id);
-    if (kept !== undefined) {
-      this.keys.delete(id);
-      this.keys.set(id, kept);
-      return kept;
-    }
+    if (kept !== undefined) return kept;
     const key = (await this.runner.runTask('catalog_search', 'catalog_query_key', { query: text, query_type: queryType })).inchikey;
     this.keys.set(id, key);
-    if (this.keys.size > KEY_CACHE) this.keys.delete(this.keys.keys().next().value!);
     return key;
   }
 
