@@ -10,7 +10,8 @@
  * DATA_DIR defaults to bench/data/search-store (bench/data/search-catalog.ts builds it); --fresh
  * removes the saved rows first, so that the first start builds everything; --starts (default 2).
  * Prints per start: seconds until ready, the index build's share, rows reused and built, api RSS
- * at ready and --settle seconds later (default 20).
+ * at ready and --settle seconds later (default 20), and then the main thread's V8 heap in use and
+ * the memory outside it (the index's shared buffers, the threads' WASM), from /metrics.
  */
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -40,7 +41,9 @@ for (let i = 1; i <= Number(values.starts); i++) {
   // collector returns it; read again once the api has been idle a while.
   await new Promise((r) => setTimeout(r, Number(values.settle) * 1000));
   const settled = api.rss();
+  const metrics = await (await fetch(`${api.base}/metrics`)).text();
+  const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
   await api.stop();
   const snap = index.snapshot ? `${index.snapshot.reused} rows reused, ${index.snapshot.built} built, saved ${mb(saved?.saved_bytes ?? null)}` : 'no saved rows (distributed mode?)';
-  console.log(`start ${i}: ready after ${(api.readyMs / 1000).toFixed(1)} s, index build ${((index.build_ms ?? NaN) / 1000).toFixed(1)} s (${snap}); ${index.molecules} molecules; api RSS ${mb(rss)} at ready, ${mb(settled)} ${values.settle} s later`);
+  console.log(`start ${i}: ready after ${(api.readyMs / 1000).toFixed(1)} s, index build ${((index.build_ms ?? NaN) / 1000).toFixed(1)} s (${snap}); ${index.molecules} molecules; api RSS ${mb(rss)} at ready, ${mb(settled)} ${values.settle} s later (heap used ${mb(gauge('nodejs_heap_size_used_bytes'))} of ${mb(gauge('nodejs_heap_size_total_bytes'))}, external ${mb(gauge('nodejs_external_memory_bytes'))})`);
 }

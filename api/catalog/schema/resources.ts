@@ -99,6 +99,14 @@ export function recordDefaults<C extends Exclude<CollectionName, 'tokens' | 'met
 /** Collections that are not resources, and their indexes (tokens by user, bookkeeping by key). */
 const INTERNAL_INDEXES: Partial<Record<CollectionName, string[]>> = { tokens: ['user_id'], meta: ['key'] };
 
+/**
+ * Paths of fields that are not resource fields whose string values the embedded store leaves in
+ * its files (embedded-disk.ts): a molecule's search fingerprints (shared/chem/catalog/fingerprints.ts),
+ * about 470 bytes of a 1.6 KB parsed document, which only the structure-search index's build, the
+ * fingerprint backfill and whole-document reads ask for. No filter may name them.
+ */
+const INTERNAL_ON_DISK: Partial<Record<CollectionName, string[]>> = { molecules: ['fingerprints.pattern', 'fingerprints.morgan'] };
+
 export interface StoreIndexes {
   /** nedb indexes (besides the unique `id`). */
   embedded: string[];
@@ -113,6 +121,8 @@ export interface StoreIndexes {
   repeated: string[];
   /** Pairs of paths whose values are often equal within a document (`sameAs`): one copy of the two in the embedded store's memory. */
   sameAs: [string, string][];
+  /** Paths whose string values the embedded store keeps in its file, not in memory. */
+  onDisk: string[];
 }
 
 /** Indexed paths of a schema's fields (under `prefix` for an embedded record). */
@@ -133,7 +143,7 @@ function fieldIndexes(s: ResourceSchema, prefix: string, out: StoreIndexes) {
 /** What each store builds for a collection: the fields' indexes, link lists, embedded records' fields. */
 export function storeIndexes(coll: CollectionName, schemas: Record<string, ResourceSchema> = SCHEMAS): StoreIndexes {
   const internal = INTERNAL_INDEXES[coll] ?? [];
-  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [] };
+  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [], onDisk: [...(INTERNAL_ON_DISK[coll] ?? [])] };
   const s = Object.values(schemas).find((x) => x.collection === coll);
   if (!s) return out;
   fieldIndexes(s, '', out);

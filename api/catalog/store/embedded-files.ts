@@ -11,12 +11,15 @@
  *   millisecond of each search request on a virtual machine's slow system calls (2026-11-29). An
  *   op waits for the reads running beside it to end, so no read sees half of a write;
  * - loads never rewrite a file (that would look like a change to every other process); `close()`
- *   compacts only what this process wrote.
+ *   compacts only what this process wrote, and stamps the compaction, so that every other process
+ *   reloads that collection before its next op (embedded-disk.ts: their offsets are into the old file);
+ * - the paths the schema declares `onDisk` stay in the files (embedded-disk.ts): each load keeps
+ *   the file open, and the offsets its documents hold are into that file.
  * The store is told when a collection was reloaded (`reloaded`), so that it drops what it built
  * from the old documents; listeners of `onExternalChange` are told after the op.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { appendFileSync, createReadStream, statSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, fstatSync, openSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -25,6 +28,7 @@ import { FileLock } from './lock.ts';
 import { readDatafile } from './embedded-read.ts';
 import { CompactIndex } from './embedded-index.ts';
 import { SharedValues } from './embedded-shared.ts';
+import { DiskValues } from './embedded-disk.ts';
 import { COLLECTIONS, type CollectionName } from './types.ts';
 import { storeIndexes } from '../schema/resources.ts';
 
@@ -37,8 +41,11 @@ type NedbClass = typeof import('@seald-io/nedb').default;
 const Datastore = ((NedbModule as unknown as { default?: NedbClass }).default ?? NedbModule) as unknown as NedbClass;
 // nedb's typings lose the schema type.
 export type DS = any;
-/** nedb's check of a datafile left by an interrupted compaction (its own load runs it first). */
-const nedbStorage = createRequire(import.meta.url)('@seald-io/nedb/lib/storage.js') as { ensureDatafileIntegrityAsync: (file: string, mode: number) => Promise<void> };
+/** nedb's check of a datafile left by an interrupted compaction (its own load runs it first), and its crash-safe rewrite (its compaction). */
+const nedbStorage = createRequire(import.meta.url)('@seald-io/nedb/lib/storage.js') as {
+  ensureDatafileIntegrityAsync: (file: string, mode: number) => Promise<void>;
+  crashSafeWriteFileLinesAsync: (file: string, lines: string[], modes: unknown) => Promise<void>;
+};
 /** nedb's own document functions (its matcher is the one its find uses: live documents are filtered without copies). */
 export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
   match: (d: unknown, q: unknown) => boolean;
@@ -52,8 +59,20 @@ export const SHARED = Object.fromEntries(
   COLLECTIONS.map((c) => [c, new SharedValues(storeIndexes(c).repeated, storeIndexes(c).sameAs)] as const).filter(([, v]) => !v.empty),
 ) as Partial<Record<Name, SharedValues>>;
 
+/** Per collection with `onDisk` paths, what keeps their values in its file. */
+const DISK = Object.fromEntries(
+  COLLECTIONS.map((c) => [c, storeIndexes(c).onDisk] as const).filter(([, paths]) => paths.length).map(([c, paths]) => [c, new DiskValues(paths)] as const),
+) as Partial<Record<Name, DiskValues>>;
+
 /** nedb indexes per collection, from the resource declarations (api/catalog/schema/: `index`). */
 const INDEXES = Object.fromEntries(COLLECTIONS.map((c) => [c, storeIndexes(c).embedded])) as Record<CollectionName, string[]>;
+
+/** What an op wrote to a collection: its lines, their bytes, and the documents whose values on disk are in them (at their line's offset in `lines`). */
+interface Pending {
+  lines: string;
+  bytes: number;
+  held: [Record<string, unknown>, number][];
+}
 
 export class CollectionFiles {
   private readonly dbs = new Map<Name, DS>();
@@ -75,7 +94,9 @@ export class CollectionFiles {
    * under the lock). nedb would append each write on its own (open, write, close: an import row
    * is about ten writes); one op's writes are now one append per collection it changed.
    */
-  private readonly pending = new Map<Name, string>();
+  private readonly pending = new Map<Name, Pending>();
+  /** The file each collection with `onDisk` paths was last loaded from, open (embedded-disk.ts). */
+  private readonly fds = new Map<Name, number>();
   private readonly externalListeners: ((coll: CollectionName) => void)[] = [];
   private readonly stampPath: string;
   /** The stamp's signature when this process last looked at (or wrote) it; '' before the first op. */
@@ -154,11 +175,29 @@ export class CollectionFiles {
     if (!this.inside.getStore()) throw new NotOpenYet(name);
     db = new Datastore<Record<string, unknown>>({ filename: this.file(name) });
     db.indexes._id = new CompactIndex({ fieldName: '_id', unique: true });
-    db.persistence.persistNewStateAsync = async (docs: unknown[]) => {
-      let lines = '';
-      for (const d of docs) lines += `${nedbModel.serialize(d)}\n`;
-      if (lines) this.pending.set(name, (this.pending.get(name) ?? '') + lines);
+    const disk = DISK[name];
+    db.persistence.persistNewStateAsync = async (docs: Record<string, unknown>[]) => {
+      if (!docs.length) return;
+      let p = this.pending.get(name);
+      if (!p) this.pending.set(name, (p = { lines: '', bytes: 0, held: [] }));
+      for (const d of docs) {
+        const line = `${nedbModel.serialize(disk ? disk.filled(d, this.fds.get(name), nedbModel.deepCopy) : d)}\n`;
+        if (disk?.fresh(d)) p.held.push([d, p.bytes]);
+        p.lines += line;
+        if (disk) p.bytes += Buffer.byteLength(line);
+      }
     };
+    if (disk) {
+      // nedb's compaction (persistCachedDatabaseAsync), with the values on disk read back into the lines.
+      db.persistence.persistCachedDatabaseAsync = async () => {
+        const fd = this.fds.get(name);
+        const lines = (db.getAllData() as Record<string, unknown>[]).map((d) => nedbModel.serialize(disk.filled(d, fd, nedbModel.deepCopy)));
+        for (const [fieldName, index] of Object.entries(db.indexes as Record<string, { unique?: boolean; sparse?: boolean }>)) {
+          if (fieldName !== '_id') lines.push(nedbModel.serialize({ $$indexCreated: { fieldName, unique: index.unique, sparse: index.sparse } }));
+        }
+        await nedbStorage.crashSafeWriteFileLinesAsync(db.persistence.filename, lines, db.persistence.modes);
+      };
+    }
     await this.load(db, name);
     const want = [name === 'counters' ? 'name' : 'id', ...(name === 'counters' ? [] : INDEXES[name])];
     for (const f of want) {
@@ -189,9 +228,28 @@ export class CollectionFiles {
    */
   async close(): Promise<void> {
     await this.op(async () => {
-      for (const name of this.dirty) if (this.worthCompacting(name)) await this.dbs.get(name)?.compactDatafileAsync();
+      let compacted = false;
+      for (const name of this.dirty) {
+        if (!this.worthCompacting(name)) continue;
+        await this.dbs.get(name)?.compactDatafileAsync();
+        compacted = true;
+      }
+      if (compacted) appendFileSync(this.stampPath, '.', 'utf8');
     });
     this.dbs.clear();
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+  }
+
+  /** A copy of a document read from a collection, with the values it keeps on disk put back. */
+  restore<T extends Record<string, unknown>>(name: Name, doc: T): T {
+    return DISK[name] ? DISK[name]!.restore(doc, this.fds.get(name)) : doc;
+  }
+
+  /** Refuses writes that would put something other than a string where a value on disk is kept. */
+  checkWrite(name: Name, doc: Record<string, unknown>, isSet = false): void {
+    const disk = DISK[name];
+    if (disk) (isSet ? disk.checkSet(doc) : disk.check(doc));
   }
 
   /**
@@ -214,7 +272,9 @@ export class CollectionFiles {
     const step = Math.max(1, Math.floor(docs.length / 200));
     let bytes = 0;
     let n = 0;
-    for (let i = 0; i < docs.length; i += step, n++) bytes += Buffer.byteLength(nedbModel.serialize(docs[i])) + 1;
+    const disk = DISK[name];
+    const fd = this.fds.get(name);
+    for (let i = 0; i < docs.length; i += step, n++) bytes += Buffer.byteLength(nedbModel.serialize(disk ? disk.filled(docs[i] as Record<string, unknown>, fd, nedbModel.deepCopy) : docs[i])) + 1;
     return size > 1.2 * (bytes / n) * docs.length;
   }
 
@@ -226,11 +286,28 @@ export class CollectionFiles {
   private async load(db: DS, name: Name): Promise<void> {
     const p = db.persistence;
     const shared = SHARED[name];
+    const disk = DISK[name];
     p.loadDatabaseAsync = async () => {
       db._resetIndexes();
       await p.constructor.ensureParentDirectoryExistsAsync(p.filename, p.modes.dirMode);
       await nedbStorage.ensureDatafileIntegrityAsync(p.filename, p.modes.fileMode);
-      const { data, indexes } = await readDatafile(createReadStream(p.filename), p.corruptAlertThreshold as number, shared && ((d) => shared.share(d)));
+      // The offsets documents hold are into the file as opened here, kept open until the next load.
+      const fd = openSync(p.filename, 'r');
+      let read;
+      try {
+        read = await readDatafile(createReadStream('', { fd, autoClose: false, start: 0 }), p.corruptAlertThreshold as number, (d, at) => {
+          shared?.share(d);
+          disk?.hold(d, at, true);
+        });
+      } catch (e) {
+        closeSync(fd);
+        throw e;
+      }
+      const before = this.fds.get(name);
+      if (disk) this.fds.set(name, fd);
+      if (before !== undefined) closeSync(before);
+      if (!disk) closeSync(fd);
+      const { data, indexes } = read;
       for (const [field, options] of Object.entries(indexes)) db.indexes[field] = new CompactIndex(options as { fieldName: string });
       try {
         db._resetIndexes(data);
@@ -269,7 +346,13 @@ export class CollectionFiles {
     // The stamp first: a process that sees it changed waits for our lock, so for the lines too.
     appendFileSync(this.stampPath, '.', 'utf8');
     this.stampSig = this.sig(this.stampPath);
-    for (const [name, lines] of written) appendFileSync(this.file(name), lines, 'utf8');
+    for (const [name, p] of written) {
+      const fd = this.fds.get(name);
+      // Where the lines start in the file this process reads (the path's file: reloaded at the op's start if another process replaced it).
+      const base = fd === undefined ? 0 : fstatSync(fd).size;
+      appendFileSync(this.file(name), p.lines, 'utf8');
+      for (const [doc, at] of p.held) DISK[name]!.hold(doc, base + at);
+    }
     for (const [name] of written) this.sigs.set(name, this.sig(this.file(name)));
   }
 

@@ -83,7 +83,7 @@ export class SharedValues {
 }
 
 /** The record holding the last step of `path` in `doc`, if there is one. */
-function parentOf(doc: Rec, path: string[]): Rec | undefined {
+export function parentOf(doc: Rec | undefined, path: string[]): Rec | undefined {
   let cur: unknown = doc;
   for (let i = 0; i < path.length - 1; i++) {
     if (!cur || typeof cur !== 'object') return undefined;

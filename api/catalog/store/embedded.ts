@@ -8,7 +8,8 @@
  * embedded-columns.ts), the rest of the filter as a compiled predicate (embedded-match.ts);
  * `containing` from a substring index (embedded-text.ts), `linkedPage` from per-value lists of
  * molecules (embedded-linked.ts). What is built from the documents is
- * dropped at the next write or reload of their collection (`forget`).
+ * dropped at the next write or reload of their collection (`forget`). Values the schema keeps on
+ * disk (`onDisk`, embedded-disk.ts) are read back into every copy handed out (`out`).
  */
 import { CollectionFiles, nedbModel, SHARED, type DS, type Name } from './embedded-files.ts';
 import { FieldColumns } from './embedded-columns.ts';
@@ -168,7 +169,7 @@ export class EmbeddedStore implements CatalogStore {
         let cur = db.findAsync(filter, proj);
         if (skip) cur = cur.skip(skip);
         if (limit) cur = cur.limit(limit);
-        return (await cur).map(clean);
+        return (await cur).map((d: Doc) => this.files.restore(coll, clean(d)));
       }
       const idOnly = sort.every((k) => k.field === 'id');
       const any = !Object.keys(filter).length;
@@ -205,7 +206,7 @@ export class EmbeddedStore implements CatalogStore {
       const ordered = sort.length && !byId ? sortDocs(matched.slice(), sort) : matched.slice().sort((a, b) => (a.id - b.id) * (byId || 1));
       page = limit ? ordered.slice(skip, skip + limit) : ordered.slice(skip);
     }
-    return page.map((d) => project(d, opts.fields));
+    return page.map((d) => this.files.restore(coll, project(d, opts.fields)));
   }
 
   /** Documents by id in the order of `ids` (read from the id index: nedb's own `$in` match is O(ids²)). */
@@ -214,7 +215,7 @@ export class EmbeddedStore implements CatalogStore {
     const db = await this.db(coll);
     const fields = proj ? Object.keys(proj).filter((k) => k !== '_id' && k !== 'id') : undefined;
     const byId = new Map((db.indexes.id as NedbIndex).getMatching(ids).map((d) => [d.id, d]));
-    return ids.map((id) => byId.get(id)).filter((d): d is Doc => !!d).map((d) => project(d, fields));
+    return ids.map((id) => byId.get(id)).filter((d): d is Doc => !!d).map((d) => this.files.restore(coll, project(d, fields)));
   }
 
   findByIds(coll: CollectionName, ids: number[]): Promise<Doc[]> {
@@ -233,7 +234,7 @@ export class EmbeddedStore implements CatalogStore {
   findOne(coll: CollectionName, filter: Filter): Promise<Doc | null> {
     return this.read(async () => {
       const d = await (await this.db(coll)).findOneAsync(filter);
-      return d ? clean(d) : null;
+      return d ? this.files.restore(coll, clean(d)) : null;
     });
   }
 
@@ -302,6 +303,7 @@ export class EmbeddedStore implements CatalogStore {
       if (!docs.length) return [];
       const last = await this.bump(`id:${coll}`, docs.length);
       const withIds = docs.map((d, i) => ({ ...d, id: last - docs.length + 1 + i }));
+      for (const d of withIds) this.files.checkWrite(coll, d);
       const shared = SHARED[coll];
       if (shared) for (const d of withIds) shared.share(d);
       await (await this.w(coll)).insertAsync(withIds);
@@ -326,13 +328,14 @@ export class EmbeddedStore implements CatalogStore {
       const s = { ...set };
       delete s.id;
       if (Object.keys(s).length) mod.$set = s;
+      this.files.checkWrite(coll, s, true);
       SHARED[coll]?.shareSet(s);
       if (unset.length) mod.$unset = Object.fromEntries(unset.map((f) => [f, true]));
       if (!Object.keys(mod).length) return this.findOne(coll, { id });
       const res = (await (await this.w(coll)).updateAsync({ id }, mod, { returnUpdatedDocs: true })) as {
         affectedDocuments: Record<string, unknown> | null;
       };
-      return res.affectedDocuments ? clean(res.affectedDocuments) : null;
+      return res.affectedDocuments ? this.files.restore(coll, clean(res.affectedDocuments)) : null;
     });
   }
 
@@ -340,6 +343,7 @@ export class EmbeddedStore implements CatalogStore {
     return this.op(async () => {
       const { _id, ...rest } = doc as Record<string, unknown>;
       void _id;
+      this.files.checkWrite(coll, rest);
       SHARED[coll]?.share(rest);
       const n = await (await this.w(coll)).updateAsync({ id: doc.id }, rest);
       if (!n.numAffected) await (await this.w(coll)).insertAsync(rest);
