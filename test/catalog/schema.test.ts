@@ -65,7 +65,7 @@ t.test('the shipped declarations give the lists that were written by hand', asyn
   t.same(mol.mongoUnique, ['standard_inchi_key']);
   t.same(sorted(mol.columns), sorted(['active', 'status', 'annotation_level', 'organism_count', 'is_placeholder']));
   t.same(mol.columnPrefixes, ['properties.']);
-  t.same(storeIndexes('organisms'), { embedded: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongo: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [], onDisk: [] });
+  t.same(storeIndexes('organisms'), { embedded: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongo: ['name', 'iri', 'family', 'genus', 'ncbi_id', 'gbif_id', 'ott_id', 'wikidata_id'], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [], onDisk: [], repeatedLists: [] });
   t.same(sorted(mol.repeated), sorted(['status', 'properties.chemical_class', 'properties.chemical_sub_class', 'properties.chemical_super_class', 'properties.direct_parent_classification', 'properties.np_classifier_pathway', 'properties.np_classifier_superclass', 'properties.np_classifier_class']), 'values shared in the embedded store (repeats)');
   t.same([storeIndexes('citations').embedded, storeIndexes('citations').mongo], [['doi', 'title'], ['doi']]);
   t.same([storeIndexes('collections').embedded, storeIndexes('collections').mongo], [['title', 'identifier'], ['title', 'identifier']]);

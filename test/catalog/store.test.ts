@@ -335,3 +335,33 @@ t.test('embedded: values kept on disk (schema `onDisk`: the fingerprints) are re
   t.same((await c.findOne('molecules', { id: 1 }))!.fingerprints, { ...fp(1), morgan: 'M1c' }, 'unchanged by the refused writes');
   await c.close();
 });
+
+t.test('embedded: repeated link lists (schema relations stored locally) are kept once, and read, linked and unlinked unchanged', async (t) => {
+  const { storeIndexes } = await import('../../api/catalog/schema/resources.ts');
+  t.same(storeIndexes('molecules').repeatedLists, ['organism_ids', 'citation_ids', 'collection_ids']);
+  const dir = await mkdtemp(join(tmpdir(), 'natprod-store-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const byId = { sort: [{ field: 'id', dir: 1 as const, nulls: 'last' as const }] };
+  const a = await openStore({ dataDir: dir });
+  const mine = [7];
+  await a.insertMany('molecules', [{ name: 'a', organism_ids: mine, collection_ids: [1] }, { name: 'b', organism_ids: [7], collection_ids: [1] }, { name: 'c', organism_ids: ['7'], collection_ids: [] }]);
+  t.notOk(Object.isFrozen(mine), "the caller's array is not frozen");
+  mine.push(8);
+  await a.close();
+  const s = await openStore({ dataDir: dir });
+  await s.count('molecules', {});
+  const live = (s as unknown as { files: { dbs: Map<string, { getAllData(): Record<string, any>[] }> } }).files.dbs.get('molecules')!.getAllData().sort((x, y) => x.id - y.id);
+  t.equal(live[0]!.organism_ids, live[1]!.organism_ids, 'equal lists are one array in memory');
+  t.not(live[0]!.organism_ids, live[2]!.organism_ids, '[7] and ["7"] are not equal');
+  t.ok(Object.isFrozen(live[0]!.organism_ids), 'and frozen');
+  const read = await s.find('molecules', {}, byId);
+  t.same(read.map((d) => d.organism_ids), [[7], [7], ['7']]);
+  t.notOk(Object.isFrozen(read[0]!.organism_ids), 'a read gets its own array');
+  read[0]!.organism_ids!.push(9);
+  await s.link(1, 'organism_ids', [9]);
+  await s.unlink(2, 'organism_ids', [7]);
+  t.same((await s.find('molecules', {}, byId)).map((d) => d.organism_ids), [[7, 9], [], ['7']], 'linking and unlinking change one document');
+  t.same((await s.find('molecules', { organism_ids: 7 }, byId)).map((d) => d.id), [1], 'and its index entries');
+  t.same((await s.find('molecules', { collection_ids: 1 }, byId)).map((d) => d.id), [1, 2]);
+  await s.close();
+});

@@ -123,6 +123,8 @@ export interface StoreIndexes {
   sameAs: [string, string][];
   /** Paths whose string values the embedded store keeps in its file, not in memory. */
   onDisk: string[];
+  /** Lists of ids whose contents repeat across documents (the link lists): one frozen copy of each in the embedded store's memory. */
+  repeatedLists: string[];
 }
 
 /** Indexed paths of a schema's fields (under `prefix` for an embedded record). */
@@ -143,13 +145,13 @@ function fieldIndexes(s: ResourceSchema, prefix: string, out: StoreIndexes) {
 /** What each store builds for a collection: the fields' indexes, link lists, embedded records' fields. */
 export function storeIndexes(coll: CollectionName, schemas: Record<string, ResourceSchema> = SCHEMAS): StoreIndexes {
   const internal = INTERNAL_INDEXES[coll] ?? [];
-  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [], onDisk: [...(INTERNAL_ON_DISK[coll] ?? [])] };
+  const out: StoreIndexes = { embedded: [...internal], mongo: [...internal], mongoUnique: [], columns: [], columnPrefixes: [], repeated: [], sameAs: [], onDisk: [...(INTERNAL_ON_DISK[coll] ?? [])], repeatedLists: [] };
   const s = Object.values(schemas).find((x) => x.collection === coll);
   if (!s) return out;
   fieldIndexes(s, '', out);
   for (const rel of s.relations ?? []) {
     // link lists are searched by `remote` relations (a collection's molecules) and by deletes
-    if (rel.storage === 'local') out.embedded.push(rel.field!), out.mongo.push(rel.field!);
+    if (rel.storage === 'local') out.embedded.push(rel.field!), out.mongo.push(rel.field!), out.repeatedLists.push(rel.field!);
     if (rel.storage === 'embedded') {
       fieldIndexes(schemas[rel.target], `${rel.name}.`, out);
       out.columnPrefixes.push(`${rel.name}.`);

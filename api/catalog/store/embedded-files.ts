@@ -56,7 +56,7 @@ export const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/mode
 
 /** Per collection, one copy of each value of its fields whose values repeat (`repeats`), shared by its documents. */
 export const SHARED = Object.fromEntries(
-  COLLECTIONS.map((c) => [c, new SharedValues(storeIndexes(c).repeated, storeIndexes(c).sameAs)] as const).filter(([, v]) => !v.empty),
+  COLLECTIONS.map((c) => [c, new SharedValues(storeIndexes(c).repeated, storeIndexes(c).sameAs, storeIndexes(c).repeatedLists)] as const).filter(([, v]) => !v.empty),
 ) as Partial<Record<Name, SharedValues>>;
 
 /** Per collection with `onDisk` paths, what keeps their values in its file. */
