@@ -1,4 +1,6 @@
 /**
+ * (Over 300 lines on purpose: one class for what several processes sharing the files need together, the lock, reloads, appends, compaction and the values kept on disk, each step depending on the others' state.)
+ *
  * The files under the embedded store (embedded.ts): one @seald-io/nedb datastore per collection in
  * `<dataDir>/<collection>.db`, held in memory, and the rules that let several processes share them:
  * - every store call (`op`) runs under `FileLock` (`<dataDir>/catalog.lock`) and first reloads each
