@@ -32,10 +32,10 @@ for (let i = 1; i <= Number(values.starts); i++) {
   const index = await api.index();
   const rss = api.rss();
   // The save after a build runs in the background; its size shows once it is written.
-  let saved = index.snapshot as { saved_bytes?: number } | undefined;
-  for (let k = 0; k < 600 && saved && saved.saved_bytes === undefined; k++) {
+  let saved = index.snapshot as { saved_bytes?: number; unchanged?: boolean } | undefined;
+  for (let k = 0; k < 600 && saved && !saved.unchanged && saved.saved_bytes === undefined; k++) {
     await new Promise((r) => setTimeout(r, 100));
-    saved = (await api.index()).snapshot as { saved_bytes?: number } | undefined;
+    saved = (await api.index()).snapshot as { saved_bytes?: number; unchanged?: boolean } | undefined;
   }
   // RSS right at ready holds the start's garbage (the rows' keys, the saved rows' views) until the
   // collector returns it; read again once the api has been idle a while.
@@ -44,6 +44,6 @@ for (let i = 1; i <= Number(values.starts); i++) {
   const metrics = await (await fetch(`${api.base}/metrics`)).text();
   const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
   await api.stop();
-  const snap = index.snapshot ? `${index.snapshot.reused} rows reused, ${index.snapshot.built} built, saved ${mb(saved?.saved_bytes ?? null)}` : 'no saved rows (distributed mode?)';
+  const snap = index.snapshot ? `${index.snapshot.reused} rows reused, ${index.snapshot.built} built, ${saved?.unchanged ? 'the saved rows kept as they were' : `saved ${mb(saved?.saved_bytes ?? null)}`}` : 'no saved rows (distributed mode?)';
   console.log(`start ${i}: ready after ${(api.readyMs / 1000).toFixed(1)} s, index build ${((index.build_ms ?? NaN) / 1000).toFixed(1)} s (${snap}); ${index.molecules} molecules; api RSS ${mb(rss)} at ready, ${mb(settled)} ${values.settle} s later (heap used ${mb(gauge('nodejs_heap_size_used_bytes'))} of ${mb(gauge('nodejs_heap_size_total_bytes'))}, external ${mb(gauge('nodejs_external_memory_bytes'))})`);
 }

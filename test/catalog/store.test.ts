@@ -344,7 +344,7 @@ t.test('embedded: repeated link lists (schema relations stored locally) are kept
   const byId = { sort: [{ field: 'id', dir: 1 as const, nulls: 'last' as const }] };
   const a = await openStore({ dataDir: dir });
   const mine = [7];
-  await a.insertMany('molecules', [{ name: 'a', organism_ids: mine, collection_ids: [1] }, { name: 'b', organism_ids: [7], collection_ids: [1] }, { name: 'c', organism_ids: ['7'], collection_ids: [] }]);
+  await a.insertMany('molecules', [{ name: 'a', organism_ids: mine, collection_ids: [1] }, { name: 'b', organism_ids: [7], collection_ids: [1] }, { name: 'c', organism_ids: ['7'] as unknown as number[], collection_ids: [] }]);
   t.notOk(Object.isFrozen(mine), "the caller's array is not frozen");
   mine.push(8);
   await a.close();

@@ -57,8 +57,11 @@ t.test('a rebuild reuses the saved rows of unchanged molecules and builds the ot
   const want = strip(await answers(first));
   t.ok((want.phenols[1] as number) > 30, 'the phenols are found');
 
+  const written = await stat(file);
   const second = await rebuild(inputs);
-  t.match(second.health().snapshot, { reused: 300, built: 0 }, 'same molecules: every row from the file');
+  t.match(second.health().snapshot, { reused: 300, built: 0, unchanged: true }, 'same molecules: every row from the file');
+  t.equal((await stat(file)).mtimeMs, written.mtimeMs, 'and the file, which holds those rows already, is not written again');
+  t.notOk(second.health().snapshot!.saved_bytes);
   t.same(strip(await answers(second)), want, 'and the same answers');
   t.equal(second.health().molecules, 300);
 
@@ -68,6 +71,8 @@ t.test('a rebuild reuses the saved rows of unchanged molecules and builds the ot
   t.ok(changed.every((r, i) => i === 0 || changed[i - 1].id < r.id), 'in id order, as the store pages them');
   const third = await rebuild(changed);
   t.match(third.health().snapshot, { reused: 298, built: 2 }, 'changed and new molecules built, the rest reused');
+  t.notOk(third.health().snapshot!.unchanged);
+  t.ok(third.health().snapshot!.saved_bytes! > 0, 'and saved');
   const ids = (await third.search({ type: 'substructure', query: 'c1ccccc1O', query_type: 'smiles', use_chirality: false, threshold: 0.7, offset: 0, limit: 0, count: true })).ids;
   t.notOk(ids.includes(1), 'the changed molecule is found as it is now');
   t.notOk(ids.includes(4), 'the removed one is gone');
