@@ -72,6 +72,13 @@ export interface SearchServiceOptions {
    * saves its own rows there when done, so that a restart rebuilds only what changed.
    */
   snapshot?: string;
+  /**
+   * The whole rows of these molecules (those still there), for a build whose pages give each
+   * molecule's fingerprints only as their version (`{v}`, api/catalog/search/structure/feed.ts
+   * `storePages(store, false)`): only the rows the snapshot does not have are read whole, so a
+   * restart reads no fingerprints (the embedded store keeps them on disk).
+   */
+  complete?: (ids: number[]) => Promise<RowInput[]>;
   /** Rows of a first page's first window (default FIRST_WINDOW_ROWS); tests set fewer, to cover many windows on few molecules. */
   firstWindowRows?: number;
   /** The shard this index holds (a worker with SEARCH_SHARDS > 1, shards.ts); absent: the whole catalog. */
@@ -171,7 +178,8 @@ export class SearchService {
           reused += rows.length;
           built += build.length;
           this.status.built = (this.status.built ?? 0) + rows.length;
-          rows.push(...(await this.rowsFor(build, (n) => (this.status.built = (this.status.built ?? 0) + n))));
+          const whole = build.length && this.opts.complete ? await this.opts.complete(build.map((r) => r.id)) : build;
+          rows.push(...(await this.rowsFor(whole, (n) => (this.status.built = (this.status.built ?? 0) + n))));
           rows.sort((a, b) => a.id - b.id);
           cols.put(rows);
         }

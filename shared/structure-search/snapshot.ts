@@ -2,7 +2,7 @@
  * The structure-search index on disk: the rows of the last full build, kept so that the next
  * build reuses them instead of rebuilding each molecule on a thread (RDKit reads its SMILES and
  * writes a pickle: most of a start's index time). A row is reused only when the molecule's id
- * and the key of what it was built from (its stored SMILES and fingerprints, `rowKey`) are the
+ * and the key of what it was built from (its stored SMILES and its fingerprints' version, `rowKey`) are the
  * same; any other molecule is built as before. So a snapshot can be stale, or belong to another
  * catalog, without harm: it is a cache, never the truth.
  *
@@ -22,9 +22,17 @@ const MAGIC = 'NPSSIDX1';
 /** Bumped when what a row holds changes meaning (then every row is built again). */
 const FORMAT = 1;
 
-/** Two 32-bit FNV-1a hashes (different offsets) of what a row is built from. */
+/**
+ * Two 32-bit FNV-1a hashes (different offsets) of what a row is built from: its SMILES and the
+ * version of its stored fingerprints (`v`; they are computed from the SMILES, so the two decide
+ * them), or, for fingerprints without a version, what they hold. Keyed by the version alone, a
+ * build can tell which saved rows it may take before it reads any molecule's fingerprints
+ * (`SearchServiceOptions.complete`).
+ */
 export function rowKey(input: RowInput): [number, number] {
-  const text = `${input.smiles}\u0000${input.fingerprints === undefined ? '' : JSON.stringify(input.fingerprints)}`;
+  const fp = input.fingerprints as { v?: unknown } | null | undefined;
+  const made = fp && typeof fp === 'object' && typeof fp.v === 'number' ? `v${fp.v}` : fp === undefined ? '' : JSON.stringify(fp);
+  const text = `${input.smiles}\u0000${made}`;
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < text.length; i++) {

@@ -66,10 +66,29 @@ export function observeMolecules(store: CatalogStore, feed: () => SearchFeed | u
 
 const PAGE = 2000;
 
-/** The store's molecules as index rows, a page at a time in id order (id windows: store/id-pages.ts). */
-export function storePages(store: CatalogStore): () => AsyncIterable<RowInput[]> {
+/**
+ * The store's molecules as index rows, a page at a time in id order (id windows: store/id-pages.ts).
+ * `full` false: each row's fingerprints only as their version (`{v}`), for the inline index's
+ * build, which reads whole only the rows its snapshot lacks (`storeRows`): the embedded store
+ * keeps fingerprints on disk, and reading them back for 700,000 molecules doubled a restart's
+ * index time (7.6 → 14 s).
+ */
+export function storePages(store: CatalogStore, full = true): () => AsyncIterable<RowInput[]> {
+  const fields = ['canonical_smiles', full ? 'fingerprints' : 'fingerprints.v'];
   return async function* () {
-    for await (const docs of idPages(store, 'molecules', {}, PAGE, ['canonical_smiles', 'fingerprints'])) yield docs.map(rowOf);
+    for await (const docs of idPages(store, 'molecules', {}, PAGE, fields)) yield docs.map(rowOf);
+  };
+}
+
+/** The whole index rows of these molecules, those the store still has. */
+export function storeRows(store: CatalogStore): (ids: number[]) => Promise<RowInput[]> {
+  return async (ids) => {
+    const out: RowInput[] = [];
+    for (let i = 0; i < ids.length; i += PAGE) {
+      const docs = await store.find('molecules', { id: { $in: ids.slice(i, i + PAGE) } }, { fields: ['canonical_smiles', 'fingerprints'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
+      out.push(...docs.map(rowOf));
+    }
+    return out;
   };
 }
 

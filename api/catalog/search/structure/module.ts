@@ -20,7 +20,7 @@ import { SearchService } from '../../../../shared/structure-search/service.ts';
 import { RedisSearchPublisher } from '../../../../shared/structure-search/redis-feed.ts';
 import type { ChemPool } from '../../../../shared/threads/pool.ts';
 import type { CatalogStore } from '../../store/types.ts';
-import { backfillFingerprints, observeMolecules, storePages, type BackfillStatus } from './feed.ts';
+import { backfillFingerprints, observeMolecules, storePages, storeRows, type BackfillStatus } from './feed.ts';
 import { ShardedSearch } from './shards.ts';
 import { StructureSearch } from './structure.ts';
 
@@ -64,7 +64,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
   let publisher: RedisSearchPublisher | undefined;
   let sharded: ShardedSearch | undefined;
   if (deps.pool) {
-    const svc = (index = new SearchService(deps.pool, { snapshot: deps.snapshot }));
+    const svc = (index = new SearchService(deps.pool, { snapshot: deps.snapshot, complete: storeRows(raw) }));
     feed = {
       // Not awaited: the index applies writes in order, and a search waits for those before it.
       put: async (rows) => void svc.apply(rows).catch(logFailure),
@@ -90,7 +90,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
     rebuildTimer = setTimeout(() => {
       void raw
         .count('molecules', {})
-        .then((n) => feed.rebuild(storePages(raw), n))
+        .then((n) => feed.rebuild(storePages(raw, !index), n))
         .catch(logFailure);
     }, EXTERNAL_QUIET_MS);
     rebuildTimer.unref();
@@ -120,7 +120,7 @@ export function createStructureSearch(deps: StructureSearchDeps): StructureSearc
     async start() {
       await backfillFingerprints(raw, runner, backfill, stopping.signal);
       if (stopping.signal.aborted) return;
-      if (index) return index.rebuild(storePages(raw), await raw.count('molecules', {}));
+      if (index) return index.rebuild(storePages(raw, false), await raw.count('molecules', {}));
       return publish();
     },
     status() {
