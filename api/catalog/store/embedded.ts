@@ -218,8 +218,8 @@ export class EmbeddedStore implements CatalogStore {
     return ids.map((id) => byId.get(id)).filter((d): d is Doc => !!d).map((d) => this.files.restore(coll, project(d, fields)));
   }
 
-  findByIds(coll: CollectionName, ids: number[]): Promise<Doc[]> {
-    return this.read(() => this.byIds(coll, ids));
+  findByIds(coll: CollectionName, ids: number[], fields?: string[]): Promise<Doc[]> {
+    return this.read(() => this.byIds(coll, ids, fields && Object.fromEntries([['_id', 0], ['id', 1], ...fields.map((f) => [f, 1])])));
   }
 
   count(coll: CollectionName, filter: Filter): Promise<number> {

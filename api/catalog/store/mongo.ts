@@ -133,8 +133,8 @@ export class MongoStore implements CatalogStore {
     return d ? clean(d) : null;
   }
 
-  async findByIds(coll: CollectionName, ids: number[]) {
-    const docs = await this.find(coll, { id: { $in: ids } });
+  async findByIds(coll: CollectionName, ids: number[], fields?: string[]) {
+    const docs = await this.find(coll, { id: { $in: ids } }, fields ? { fields } : {});
     const m = new Map(docs.map((d) => [d.id, d]));
     return ids.map((i) => m.get(i)).filter((d): d is Doc => !!d);
   }

@@ -147,8 +147,8 @@ export interface CatalogStore {
   find<C extends CollectionName>(coll: C, filter: Filter, opts?: FindOptions): Promise<DocFor<C>[]>;
   count(coll: CollectionName, filter: Filter): Promise<number>;
   findOne<C extends CollectionName>(coll: C, filter: Filter): Promise<DocFor<C> | null>;
-  /** Documents with these ids, in the order of `ids` (unknown ids skipped). */
-  findByIds<C extends CollectionName>(coll: C, ids: number[]): Promise<DocFor<C>[]>;
+  /** Documents with these ids, in the order of `ids` (unknown ids skipped); with `fields`, only those (and `id`), as `find` projects. */
+  findByIds<C extends CollectionName>(coll: C, ids: number[], fields?: string[]): Promise<DocFor<C>[]>;
   /** The distinct values of an (array) field over matching documents, flattened. */
   distinct(coll: CollectionName, field: string, filter: Filter): Promise<unknown[]>;
   /**

@@ -4,7 +4,7 @@
  * `/api/molecules/search`, with all of Laravel's paginator fields, plus `has_more` and `meta`;
  * similarity hits carry their `similarity`. Without `count` the first page comes without a total.
  */
-import { molecules } from '../../schema/resources.ts';
+import { molecules, stored } from '../../schema/resources.ts';
 import { serialize } from '../lomkit/search.ts';
 import { paginate } from '../page.ts';
 import { validateSearchRequest } from './request.ts';
@@ -12,12 +12,14 @@ import { docsInOrder, type StructureSearch } from './structure.ts';
 
 /** Path of the page links: relative, so the MCP tool answers the same document. */
 const PATH = '/api/search';
+/** What a record reads (`serialize`): the molecule's declared fields, under their stored names. */
+const RECORD_FIELDS = Object.keys(molecules.fields).map((f) => stored(molecules, f));
 
 export async function structureAnswer(structure: StructureSearch, body: unknown) {
   const req = validateSearchRequest(body);
   const offset = (req.page - 1) * req.limit;
   const hits = await structure.page(req, offset, req.limit, req.count);
-  const docs = await docsInOrder(structure.store, hits.ids);
+  const docs = await docsInOrder(structure.store, hits.ids, RECORD_FIELDS);
   const data = docs.map((d) => {
     const rec = serialize(molecules, d);
     if (hits.scores) rec.similarity = hits.scores[hits.ids.indexOf(d.id)];

@@ -201,9 +201,9 @@ function keyFilter(key: string, useChirality: boolean): Filter {
   return { standard_inchi_key: { $gte: `${skeleton}-`, $lt: `${skeleton}.` } };
 }
 
-/** Documents in the order of `ids`. */
-export async function docsInOrder(store: CatalogStore, ids: number[]): Promise<Doc[]> {
-  return ids.length ? store.findByIds('molecules', ids) : [];
+/** Documents in the order of `ids`; with `fields`, only those (a page's records: not the fingerprints, which the embedded store would read back from disk). */
+export async function docsInOrder(store: CatalogStore, ids: number[], fields?: string[]): Promise<Doc[]> {
+  return ids.length ? store.findByIds('molecules', ids, fields) : [];
 }
 
 export function assertThreshold(t: unknown): number | undefined {
