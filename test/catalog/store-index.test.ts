@@ -174,3 +174,24 @@ t.test('CompactIndex: a key shared by many documents (kept as a Set past 32) kee
   t.same(ids(ours.getAll() as never), ids(ref.getAll()), 'and the whole index');
   t.equal(ours.getMatching(1).length, docs.filter((d) => d.k === 1).length);
 });
+
+t.test('CompactIndex: a document updated as nedb updates it (removed and inserted in every index) leaves the key order as it was', async (t) => {
+  const index = new CompactIndex({ fieldName: 'k' });
+  const docs = Array.from({ length: 1000 }, (_, i) => ({ id: i, k: `K${String(i).padStart(4, '0')}` }));
+  index.insert(docs);
+  const order = () => (index as unknown as { sorted: unknown[] }).sorted;
+  t.equal(index.getBetweenBounds({ $gte: 'K0100', $lt: 'K0110' }).length, 10);
+  const before = order();
+  for (let i = 0; i < 50; i++) {
+    const old = docs[i * 20]!;
+    const next = { ...old, v: i };
+    index.update([{ oldDoc: old, newDoc: next }]);
+    docs[i * 20] = next;
+    t.same(index.getBetweenBounds({ $gte: old.k, $lte: old.k }), [next], 'the range finds the new document');
+  }
+  t.equal(order(), before, 'and no range query had to merge the keys again');
+  // A key that really went away is still dropped from the order.
+  index.remove(docs[500]!);
+  t.same(index.getBetweenBounds({ $gte: 'K0499', $lte: 'K0501' }).map((d) => d.id), [499, 501]);
+  t.equal(index.getAll().length, 999);
+});

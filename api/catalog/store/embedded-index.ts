@@ -230,7 +230,12 @@ export class CompactIndex {
       this.map.set(key, doc);
       const s = this.sorted;
       if (!this.tail.length && (!s.length || compareThings(key, s[s.length - 1]) > 0)) s.push(key);
-      else if (!this.inSorted(key)) this.tail.push(key);
+      // A key still in `sorted` but not in the map was removed since the last merge (`removed`
+      // counted it): back again, `sorted` is right for it. nedb updates a document by removing
+      // and inserting it in every index; without this each update made the next range query
+      // merge every key again (an import's final refresh, a range per InChIKey block: quadratic).
+      else if (this.inSorted(key)) this.removed--;
+      else this.tail.push(key);
       return;
     }
     if (this.unique) throw uniqueViolated(key);
