@@ -157,3 +157,50 @@ t.test('a first page without a count lists the exact matches first, also past th
     }
   }
 });
+
+t.test('IndexColumns: each id has at most one live row, found again through puts in and out of order, removals and compactions (against a model)', async (t) => {
+  const cols = new IndexColumns(8, 8, 8);
+  const model = new Map<number, number>(); // id -> the tag of its current row
+  let seed = 42;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const row = (id: number, tag: number) => ({ id, pattern: new Uint8Array(256), morgan: Uint16Array.of(tag & 0xffff), pickle: Uint8Array.of(tag & 0xff, (tag >> 8) & 0xff) });
+  const check = (when: string) => {
+    const v = cols.view();
+    const ids = new Int32Array(v.ids);
+    const alive = new Uint8Array(v.alive);
+    const morganStart = new Uint32Array(v.morganStart);
+    const morgan = new Uint16Array(v.morganHeap);
+    const seen = new Map<number, number>();
+    for (let r = 0; r < v.count; r++) {
+      if (!alive[r]) continue;
+      if (seen.has(ids[r])) return t.fail(`${when}: id ${ids[r]} has two live rows`);
+      seen.set(ids[r], morgan[morganStart[r]]);
+    }
+    t.same([...seen].sort((a, b) => a[0] - b[0]), [...model].map(([id, tag]) => [id, tag & 0xffff]).sort((a, b) => a[0] - b[0]), `${when}: the live rows are the model's`);
+    t.equal(cols.live, model.size);
+  };
+  let tag = 1;
+  // A build in id order, with gaps.
+  const first = Array.from({ length: 300 }, (_, i) => 3 * i + 1);
+  cols.put(first.map((id) => row(id, tag++)));
+  first.forEach((id, i) => model.set(id, i + 1));
+  check('after the build');
+  for (let round = 0; round < 40; round++) {
+    const ops = 1 + rand(30);
+    for (let k = 0; k < ops; k++) {
+      const op = rand(10);
+      const id = 1 + rand(1000);
+      if (op < 6) {
+        cols.put([row(id, tag)]);
+        model.set(id, tag++);
+      } else {
+        t.equal(cols.remove(id), model.delete(id), `remove ${id} says whether it had a row`);
+      }
+    }
+    check(`round ${round}`);
+    if (rand(3) === 0 || cols.untidy) {
+      cols.compact();
+      check(`round ${round}, compacted`);
+    }
+  }
+});
