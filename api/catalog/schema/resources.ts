@@ -102,8 +102,9 @@ const INTERNAL_INDEXES: Partial<Record<CollectionName, string[]>> = { tokens: ['
 /**
  * Paths of fields that are not resource fields whose string values the embedded store leaves in
  * its files (embedded-disk.ts): a molecule's search fingerprints (shared/chem/catalog/fingerprints.ts),
- * about 470 bytes of a 1.6 KB parsed document, which only the structure-search index's build, the
- * fingerprint backfill and whole-document reads ask for. No filter may name them.
+ * about 470 bytes of a 1.6 KB parsed document, which only the structure-search index's build (of
+ * the rows its snapshot lacks) and whole-document reads ask for (the backfill's filter reads
+ * `fingerprints.v`, which stays in memory). No filter may name them.
  */
 const INTERNAL_ON_DISK: Partial<Record<CollectionName, string[]>> = { molecules: ['fingerprints.pattern', 'fingerprints.morgan'] };
 

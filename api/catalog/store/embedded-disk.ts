@@ -37,7 +37,7 @@ function lineAt(fd: number, at: number): string {
 export class DiskValues {
   private readonly paths: string[][];
 
-  constructor(readonly names: string[]) {
+  constructor(names: string[]) {
     this.paths = names.map((p) => p.split('.'));
   }
 

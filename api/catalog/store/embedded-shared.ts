@@ -16,10 +16,12 @@
  *
  * And whole lists of a few ids (`lists`: a molecule's organism, citation and collection ids): a
  * list's array costs about 56 bytes even with one id, and most lists repeat (a collection's
- * molecules, an organism's). A document gets the table's frozen copy of its list, never the
- * caller's array, so a caller's array is never frozen; the frozen copy makes any write into a live
- * document's list throw instead of changing every document that shares it (nedb copies a document
- * before it modifies it). 700,000 molecules of the benchmark set: 100 MB less (1,349 distinct lists).
+ * molecules, an organism's). A document read from the file, or given a list by a `$set`, gets the
+ * table's frozen copy of its list, never the caller's array, so a caller's array is never frozen
+ * (an inserted document keeps nedb's own copy until the next load); the frozen copy makes any
+ * write into a live document's list throw instead of changing every document that shares it
+ * (nedb copies a document before it modifies it). 700,000 molecules of the benchmark set: 100 MB
+ * less (1,349 distinct lists).
  */
 type Rec = Record<string, unknown>;
 

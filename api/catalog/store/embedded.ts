@@ -9,7 +9,7 @@
  * `containing` from a substring index (embedded-text.ts), `linkedPage` from per-value lists of
  * molecules (embedded-linked.ts). What is built from the documents is
  * dropped at the next write or reload of their collection (`forget`). Values the schema keeps on
- * disk (`onDisk`, embedded-disk.ts) are read back into every copy handed out (`out`).
+ * disk (`onDisk`, embedded-disk.ts) are read back into every copy handed out (`files.restore`).
  */
 import { CollectionFiles, nedbModel, SHARED, type DS, type Name } from './embedded-files.ts';
 import { FieldColumns } from './embedded-columns.ts';

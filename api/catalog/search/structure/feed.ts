@@ -82,14 +82,7 @@ export function storePages(store: CatalogStore, full = true): () => AsyncIterabl
 
 /** The whole index rows of these molecules, those the store still has. */
 export function storeRows(store: CatalogStore): (ids: number[]) => Promise<RowInput[]> {
-  return async (ids) => {
-    const out: RowInput[] = [];
-    for (let i = 0; i < ids.length; i += PAGE) {
-      const docs = await store.find('molecules', { id: { $in: ids.slice(i, i + PAGE) } }, { fields: ['canonical_smiles', 'fingerprints'], sort: [{ field: 'id', dir: 1, nulls: 'last' }] });
-      out.push(...docs.map(rowOf));
-    }
-    return out;
-  };
+  return async (ids) => (await store.findByIds('molecules', ids, ['canonical_smiles', 'fingerprints'])).map(rowOf);
 }
 
 export interface BackfillStatus {
